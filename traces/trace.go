@@ -1,0 +1,203 @@
+package traces
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// SchemaVersion is the version of the trace schema this package writes and
+// reads. It is stored in the schema metadata under KeySchemaVersion.
+const SchemaVersion = "1"
+
+// Metadata keys every trace carries.
+const (
+	KeyKind          = "sojourn.kind"           // always "trace"
+	KeySchemaVersion = "sojourn.schema_version" // SchemaVersion
+	KindTrace        = "trace"
+)
+
+// Priority is a Hadoop job priority, from VeryLow (-2) to VeryHigh (2).
+type Priority int8
+
+// Hadoop 1.x job priorities.
+const (
+	VeryLow  Priority = -2
+	Low      Priority = -1
+	Normal   Priority = 0
+	High     Priority = 1
+	VeryHigh Priority = 2
+)
+
+var priorityNames = [...]string{"VERY_LOW", "LOW", "NORMAL", "HIGH", "VERY_HIGH"}
+
+func (p Priority) String() string {
+	if p < VeryLow || p > VeryHigh {
+		return fmt.Sprintf("Priority(%d)", int8(p))
+	}
+	return priorityNames[p+2]
+}
+
+// ParsePriority accepts a Hadoop priority name (VERY_LOW … VERY_HIGH, any case).
+func ParsePriority(s string) (Priority, error) {
+	for i, n := range priorityNames {
+		if strings.EqualFold(s, n) {
+			return Priority(i - 2), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown priority %q: want one of %s", s, strings.Join(priorityNames[:], ", "))
+}
+
+// Job is one MapReduce job of a workload.
+type Job struct {
+	ID       int64    // unique within the trace
+	Name     string   // free text, e.g. the SWIM job name
+	Submit   float64  // submit time, seconds from the start of the workload
+	Pool     string   // user or pool the job is submitted to
+	Priority Priority // Hadoop priority
+	Class    string   // class label, e.g. "small", "medium", "big"
+
+	MapInputBytes int64 // bytes read by all maps
+	ShuffleBytes  int64 // bytes moved from maps to reduces
+	OutputBytes   int64 // bytes written by reduces (or by maps of map-only jobs)
+
+	// MapDurations holds one entry per map task: its run time in seconds on a
+	// node of reference speed reading node-local data.
+	MapDurations []float64
+	// ReduceDurations holds one entry per reduce task: its run time in seconds
+	// after its shuffle, on a node of reference speed. The shuffle itself is
+	// modelled at replay time from ReduceShuffleBytes.
+	ReduceDurations []float64
+	// ReduceShuffleBytes holds the bytes each reduce task fetches.
+	ReduceShuffleBytes []int64
+
+	MapMemoryBytes    int64 // memory footprint of one map task
+	ReduceMemoryBytes int64 // memory footprint of one reduce task
+}
+
+// Maps is the number of map tasks.
+func (j *Job) Maps() int { return len(j.MapDurations) }
+
+// Reduces is the number of reduce tasks.
+func (j *Job) Reduces() int { return len(j.ReduceDurations) }
+
+// Trace is a workload: jobs in submit order plus the parameters that made it.
+type Trace struct {
+	// Params records how the trace was made (generator, seed, profile,
+	// source file, scale, …). Keys are stored in sorted order.
+	Params map[string]string
+	Jobs   []Job
+}
+
+// SortedParamKeys returns the keys of t.Params in sorted order.
+func (t *Trace) SortedParamKeys() []string {
+	keys := make([]string, 0, len(t.Params))
+	for k := range t.Params {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// TotalTasks returns the number of map and reduce tasks of the trace.
+func (t *Trace) TotalTasks() (maps, reduces int) {
+	for i := range t.Jobs {
+		maps += t.Jobs[i].Maps()
+		reduces += t.Jobs[i].Reduces()
+	}
+	return
+}
+
+// Sentinel errors; every error returned by Read and Validate wraps one.
+var (
+	// ErrInvalid marks a value that breaks the schema's rules.
+	ErrInvalid = errors.New("invalid trace")
+	// ErrSchemaVersion marks a file written with an unknown schema version.
+	ErrSchemaVersion = errors.New("unknown trace schema version")
+	// ErrNotTrace marks a file that is not an Arrow IPC file or not a trace.
+	ErrNotTrace = errors.New("not a sojourn trace")
+)
+
+// RowError locates a bad value: its row (from 0) and column.
+type RowError struct {
+	Row    int
+	Column string
+	Msg    string
+}
+
+func (e *RowError) Error() string {
+	return fmt.Sprintf("row %d, column %s: %s", e.Row, e.Column, e.Msg)
+}
+
+func (e *RowError) Unwrap() error { return ErrInvalid }
+
+func rowErr(row int, col, format string, args ...any) error {
+	return &RowError{Row: row, Column: col, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Validate checks every rule of the schema and returns the first violation
+// as a *RowError, or nil.
+func (t *Trace) Validate() error {
+	seen := make(map[int64]int, len(t.Jobs))
+	prev := math.Inf(-1)
+	for i := range t.Jobs {
+		j := &t.Jobs[i]
+		if j.ID < 0 {
+			return rowErr(i, ColJobID, "negative id %d", j.ID)
+		}
+		if r, dup := seen[j.ID]; dup {
+			return rowErr(i, ColJobID, "id %d already used by row %d", j.ID, r)
+		}
+		seen[j.ID] = i
+		if !finiteNonNeg(j.Submit) {
+			return rowErr(i, ColSubmit, "%v; want a finite time >= 0", j.Submit)
+		}
+		if j.Submit < prev {
+			return rowErr(i, ColSubmit, "%v is before the previous row's %v; rows must be in submit order", j.Submit, prev)
+		}
+		prev = j.Submit
+		if j.Priority < VeryLow || j.Priority > VeryHigh {
+			return rowErr(i, ColPriority, "%d; want -2 (VERY_LOW) to 2 (VERY_HIGH)", j.Priority)
+		}
+		for _, c := range [...]struct {
+			col string
+			v   int64
+		}{
+			{ColMapInputBytes, j.MapInputBytes}, {ColShuffleBytes, j.ShuffleBytes}, {ColOutputBytes, j.OutputBytes},
+			{ColMapMemory, j.MapMemoryBytes}, {ColReduceMemory, j.ReduceMemoryBytes},
+		} {
+			if c.v < 0 {
+				return rowErr(i, c.col, "negative byte count %d", c.v)
+			}
+		}
+		if j.Maps() == 0 && j.Reduces() > 0 {
+			return rowErr(i, ColMaps, "0 maps but %d reduces; a job with reduces needs maps", j.Reduces())
+		}
+		if j.Maps() == 0 {
+			return rowErr(i, ColMaps, "0 maps; a job needs at least one task")
+		}
+		for k, d := range j.MapDurations {
+			if !finiteNonNeg(d) {
+				return rowErr(i, ColMapDurations, "element %d is %v; want a finite duration >= 0 s", k, d)
+			}
+		}
+		for k, d := range j.ReduceDurations {
+			if !finiteNonNeg(d) {
+				return rowErr(i, ColReduceDurations, "element %d is %v; want a finite duration >= 0 s", k, d)
+			}
+		}
+		if len(j.ReduceShuffleBytes) != j.Reduces() {
+			return rowErr(i, ColReduceShuffle, "%d entries for %d reduces", len(j.ReduceShuffleBytes), j.Reduces())
+		}
+		for k, b := range j.ReduceShuffleBytes {
+			if b < 0 {
+				return rowErr(i, ColReduceShuffle, "element %d is negative (%d)", k, b)
+			}
+		}
+	}
+	return nil
+}
+
+func finiteNonNeg(x float64) bool { return x >= 0 && !math.IsInf(x, 1) && !math.IsNaN(x) }
