@@ -1,0 +1,326 @@
+package replay
+
+import "fmt"
+
+// Heartbeat is a node reporting in. Through it a policy reads the node's
+// state and acts on it; each action is validated and applied at once, so
+// the View reflects it for the policy's next decision.
+type Heartbeat struct {
+	*View
+	node int32
+}
+
+// Node is the index of the reporting node.
+func (h *Heartbeat) Node() int32 { return h.node }
+
+// Free is the number of free slots of kind k on the node.
+func (h *Heartbeat) Free(k TaskKind) int { return int(h.e.nodes[h.node].free[k]) }
+
+// Running lists the tasks running on the node. The slice is the engine's:
+// read it, do not keep or change it, and re-read after an action.
+func (h *Heartbeat) Running() []TaskRef { return h.e.nodes[h.node].running }
+
+// SuspendedHere lists the tasks suspended on the node (same rules as Running).
+func (h *Heartbeat) SuspendedHere() []TaskRef { return h.e.nodes[h.node].suspended }
+
+// CanSuspend reports whether the node may hold one more suspended task.
+func (h *Heartbeat) CanSuspend() bool {
+	return len(h.e.nodes[h.node].suspended) < h.e.cfg.MaxSuspendedPerNode
+}
+
+func (h *Heartbeat) invalid(t TaskRef, format string, args ...any) error {
+	err := fmt.Errorf("%w: policy %s at %v on node %d: %s: %s", ErrInvalidAction,
+		h.e.sched.Name(), h.e.now, h.node, t, fmt.Sprintf(format, args...))
+	if h.e.err == nil {
+		h.e.err = err
+	}
+	return err
+}
+
+// lookup checks that t names an existing task of an arrived job.
+func (h *Heartbeat) lookup(t TaskRef) (*job, *task, error) {
+	if t.Job < 0 || int(t.Job) >= len(h.e.jobs) || !h.e.jobs[t.Job].arrived {
+		return nil, nil, h.invalid(t, "no such job has arrived")
+	}
+	j := &h.e.jobs[t.Job]
+	ts := j.tasks(t.Kind)
+	if t.Kind > Reduce || t.Index < 0 || int(t.Index) >= len(ts) {
+		return nil, nil, h.invalid(t, "no such task")
+	}
+	return j, &ts[t.Index], nil
+}
+
+// Launch starts pending task t on the node.
+func (h *Heartbeat) Launch(t TaskRef) error {
+	j, tk, err := h.lookup(t)
+	if err != nil {
+		return err
+	}
+	e, n := h.e, &h.e.nodes[h.node]
+	switch {
+	case tk.state != pending:
+		return h.invalid(t, "launch of a task that is not pending")
+	case n.free[t.Kind] <= 0:
+		return h.invalid(t, "launch with no free %s slot", t.Kind)
+	case t.Kind == Reduce && !j.reducesEligible:
+		return h.invalid(t, "reduce launched before slow-start (%d of %d maps finished, %d needed)",
+			j.finished[Map], len(j.maps), j.slowStartMaps)
+	}
+	now := e.now
+	swap := e.swapOutFor(h.node, t.Kind, h.memory(j, t.Kind))
+	tk.state = running
+	tk.node = h.node
+	tk.gen++
+	tk.attempts++
+	tk.attemptStart, tk.segStart = now, now
+	tk.runTime = 0
+	tk.swapDelay = swap
+	if tk.attempts == 1 {
+		tk.firstStart = now
+	}
+	if !j.launchedOnce {
+		j.firstLaunch = now
+		j.launchedOnce = true
+	}
+	speed := n.speed
+	if t.Kind == Map {
+		tk.loc = e.mapLocality(j, t.Index, h.node)
+		f := 1.0
+		switch tk.loc {
+		case RackLocal:
+			f = e.cfg.RackLocalFactor
+		case OffRack:
+			f = e.cfg.OffRackFactor
+		}
+		tk.work = Seconds(j.mapWork[t.Index].Sec() * f / speed)
+	} else {
+		tk.work = j.transfer[t.Index] + Seconds(j.reduceWork[t.Index].Sec()/speed)
+	}
+	j.pending[t.Kind]--
+	j.running[t.Kind]++
+	e.demand[t.Kind]--
+	e.occupy(h.node, t, +1)
+	if t.Kind == Reduce && j.finished[Map] < int32(len(j.maps)) {
+		tk.waiting = true
+		tk.remaining = tk.work
+		tk.end = now + swap // the shuffle can start once the swap is done
+	} else {
+		tk.waiting = false
+		tk.end = now + swap + tk.work
+		e.q.push(event{at: tk.end, kind: evTaskEnd, job: t.Job, idx: t.Index, gen: tk.gen, rk: t.Kind})
+	}
+	e.stats.TaskEvents++
+	e.rec.occupancyChange(e, t.Job)
+	e.notify(Event{Kind: TaskStarted, Job: t.Job, Task: t, Node: h.node})
+	return nil
+}
+
+func (h *Heartbeat) memory(j *job, k TaskKind) int64 {
+	if k == Map {
+		return j.tj.MapMemoryBytes
+	}
+	return j.tj.ReduceMemoryBytes
+}
+
+// swapOutFor returns the time a task of kind k needing mem bytes waits for
+// the memory of a task suspended earlier on node ni to be swapped out, and
+// marks that task swapped. A task that finds no resident suspended task
+// starts at once.
+func (e *Engine) swapOutFor(ni int32, k TaskKind, mem int64) Time {
+	n := &e.nodes[ni]
+	for i, s := range n.unswapped {
+		if s.Kind != k {
+			continue
+		}
+		j := &e.jobs[s.Job]
+		st := &j.tasks(k)[s.Index]
+		have := j.tj.ReduceMemoryBytes
+		if k == Map {
+			have = j.tj.MapMemoryBytes
+		}
+		st.swapped = true
+		st.swapBytes = min(have, mem)
+		n.unswapped = append(n.unswapped[:i], n.unswapped[i+1:]...)
+		return Seconds(float64(st.swapBytes) / e.cfg.DiskBandwidth)
+	}
+	return 0
+}
+
+// Kill ends task t, running or suspended on the node; its work is lost and
+// it is pending again.
+func (h *Heartbeat) Kill(t TaskRef) error {
+	j, tk, err := h.lookup(t)
+	if err != nil {
+		return err
+	}
+	if (tk.state != running && tk.state != suspended) || tk.node != h.node {
+		return h.invalid(t, "kill of a task that is not running or suspended on this node")
+	}
+	e := h.e
+	if tk.state == running {
+		e.endSegment(t, tk, OutcomeKilled)
+		e.occupy(h.node, t, -1)
+		j.running[t.Kind]--
+	} else {
+		e.unsuspend(h.node, t, tk)
+		j.suspended[t.Kind]--
+	}
+	e.lostWork += tk.runTime
+	j.kills++
+	e.requeue(j, t, tk)
+	e.stats.TaskEvents++
+	e.rec.occupancyChange(e, t.Job)
+	e.notify(Event{Kind: TaskKilled, Job: t.Job, Task: t, Node: h.node})
+	return nil
+}
+
+// Suspend stops task t, running on the node; it keeps its progress and its
+// place on this node, and frees its slot.
+func (h *Heartbeat) Suspend(t TaskRef) error {
+	j, tk, err := h.lookup(t)
+	if err != nil {
+		return err
+	}
+	e, n := h.e, &h.e.nodes[h.node]
+	switch {
+	case tk.state != running || tk.node != h.node:
+		return h.invalid(t, "suspend of a task that is not running on this node")
+	case len(n.suspended) >= e.cfg.MaxSuspendedPerNode:
+		return h.invalid(t, "suspend beyond the node's cap of %d suspended tasks (the policy must wait)", e.cfg.MaxSuspendedPerNode)
+	}
+	if !tk.waiting {
+		tk.remaining = max(0, tk.end-e.now)
+	}
+	e.endSegment(t, tk, OutcomeSuspended)
+	e.occupy(h.node, t, -1)
+	tk.state = suspended
+	tk.gen++
+	tk.swapped, tk.swapBytes = false, 0
+	tk.slotPos = int32(len(n.suspended))
+	n.suspended = append(n.suspended, t)
+	n.unswapped = append(n.unswapped, t)
+	n.nSusp[t.Kind]++
+	j.running[t.Kind]--
+	j.suspended[t.Kind]++
+	j.suspensions++
+	e.stats.TaskEvents++
+	e.rec.occupancyChange(e, t.Job)
+	e.notify(Event{Kind: TaskSuspended, Job: t.Job, Task: t, Node: h.node})
+	return nil
+}
+
+// Resume restarts task t, suspended on this node, in a free slot.
+func (h *Heartbeat) Resume(t TaskRef) error {
+	j, tk, err := h.lookup(t)
+	if err != nil {
+		return err
+	}
+	e, n := h.e, &h.e.nodes[h.node]
+	switch {
+	case tk.state != suspended:
+		return h.invalid(t, "resume of a task that is not suspended")
+	case tk.node != h.node:
+		return h.invalid(t, "resume on node %d of a task suspended on node %d", h.node, tk.node)
+	case n.free[t.Kind] <= 0:
+		return h.invalid(t, "resume with no free %s slot", t.Kind)
+	}
+	var swapIn Time
+	if tk.swapped {
+		swapIn = Seconds(float64(tk.swapBytes) / e.cfg.DiskBandwidth)
+	}
+	e.unsuspend(h.node, t, tk)
+	tk.state = running
+	tk.gen++
+	tk.segStart = e.now
+	tk.swapDelay = swapIn
+	j.suspended[t.Kind]--
+	j.running[t.Kind]++
+	e.occupy(h.node, t, +1)
+	if tk.waiting {
+		tk.end = e.now + swapIn
+	} else {
+		tk.end = e.now + swapIn + tk.remaining
+		e.q.push(event{at: tk.end, kind: evTaskEnd, job: t.Job, idx: t.Index, gen: tk.gen, rk: t.Kind})
+	}
+	e.stats.TaskEvents++
+	e.rec.occupancyChange(e, t.Job)
+	e.notify(Event{Kind: TaskResumed, Job: t.Job, Task: t, Node: h.node})
+	return nil
+}
+
+// unsuspend removes a suspended task from its node's lists.
+func (e *Engine) unsuspend(ni int32, t TaskRef, tk *task) {
+	n := &e.nodes[ni]
+	last := len(n.suspended) - 1
+	moved := n.suspended[last]
+	n.suspended[tk.slotPos] = moved
+	e.taskOf(moved).slotPos = tk.slotPos
+	n.suspended = n.suspended[:last]
+	n.nSusp[t.Kind]--
+	for i, s := range n.unswapped {
+		if s == t {
+			n.unswapped = append(n.unswapped[:i], n.unswapped[i+1:]...)
+			break
+		}
+	}
+	tk.swapped, tk.swapBytes = false, 0
+}
+
+func (e *Engine) taskOf(t TaskRef) *task { return &e.jobs[t.Job].tasks(t.Kind)[t.Index] }
+
+// occupy changes the busy slots of node ni by d for task t, keeping the
+// running list, the free count and the busy-time integral.
+func (e *Engine) occupy(ni int32, t TaskRef, d int32) {
+	n := &e.nodes[ni]
+	n.busyIntegr += (e.now - n.busySince) * Time(n.busySlots)
+	n.busySince = e.now
+	n.busySlots += d
+	n.free[t.Kind] -= d
+	tk := e.taskOf(t)
+	if d > 0 {
+		tk.slotPos = int32(len(n.running))
+		n.running = append(n.running, t)
+	} else {
+		last := len(n.running) - 1
+		moved := n.running[last]
+		n.running[tk.slotPos] = moved
+		e.taskOf(moved).slotPos = tk.slotPos
+		n.running = n.running[:last]
+	}
+	if e.check {
+		capacity := int32(e.cfg.MapSlots)
+		if t.Kind == Reduce {
+			capacity = int32(e.cfg.ReduceSlots)
+		}
+		if n.free[t.Kind] < 0 || n.free[t.Kind] > capacity {
+			e.violate("node %d has %d free %s slots of %d", ni, n.free[t.Kind], t.Kind, capacity)
+		}
+	}
+}
+
+// endSegment closes the running segment of t at the current time.
+func (e *Engine) endSegment(t TaskRef, tk *task, out Outcome) {
+	seg := e.now - tk.segStart
+	tk.runTime += seg
+	e.swapTime += min(tk.swapDelay, seg)
+	e.rec.segment(e, t, tk, out)
+}
+
+// requeue makes t pending again after a kill or a loss.
+func (e *Engine) requeue(j *job, t TaskRef, tk *task) {
+	tk.state = pending
+	tk.node = -1
+	tk.gen++
+	tk.waiting = false
+	j.pending[t.Kind]++
+	j.repend[t.Kind] = append(j.repend[t.Kind], t.Index)
+	if t.Kind == Map || j.reducesEligible {
+		e.addDemand(t.Kind, 1)
+	}
+}
+
+func (e *Engine) violate(format string, args ...any) {
+	if e.err == nil {
+		e.err = fmt.Errorf("%w at %v under %s: %s", ErrInvariant, e.now, e.sched.Name(), fmt.Sprintf(format, args...))
+	}
+}

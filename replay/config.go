@@ -1,0 +1,169 @@
+package replay
+
+import (
+	"fmt"
+	"math"
+)
+
+// Config describes the modelled cluster. The zero value of every field means
+// its documented default; Validate fills the defaults in.
+type Config struct {
+	Nodes        int // TaskTrackers (default 100)
+	NodesPerRack int // nodes per rack (default 20)
+	MapSlots     int // map slots per node (default 4)
+	ReduceSlots  int // reduce slots per node (default 2)
+
+	// NodeSpeeds optionally gives each node's speed relative to the
+	// reference node (task time is divided by it). If nil and SpeedSigma > 0,
+	// speeds are drawn log-normally with that sigma and mean 1 from Seed.
+	NodeSpeeds []float64
+	SpeedSigma float64
+
+	// Replication is the number of HDFS replicas of each map's block
+	// (default 3). Placement follows HDFS's default policy: the first replica
+	// on a random node, the other two on two distinct nodes of one other rack.
+	Replication int
+
+	// Heartbeat is the TaskTracker heartbeat interval in seconds. Zero means
+	// Hadoop 1.x's rule max(0.3 s, nodes/100 s).
+	Heartbeat float64
+	// OutOfBandHeartbeat makes a node heartbeat as soon as one of its tasks
+	// finishes (Hadoop 1.x mapreduce.tasktracker.outofband.heartbeat;
+	// default false, as in Hadoop).
+	OutOfBandHeartbeat bool
+
+	// RackLocalFactor and OffRackFactor multiply the duration of a map that
+	// reads its block from another node of its rack, or from another rack
+	// (defaults 1.2 and 2.0; a node-local map runs at its trace duration).
+	RackLocalFactor float64
+	OffRackFactor   float64
+
+	// SlowStart is the fraction of a job's maps that must finish before its
+	// reduces may launch (mapred.reduce.slowstart.completed.maps; default 0.05).
+	// A negative value means 0.
+	SlowStart float64
+
+	// ShuffleBandwidth is a node's network bandwidth for the shuffle in
+	// bytes/s, split evenly among its reduce slots (default 100e6).
+	ShuffleBandwidth float64
+	// DiskBandwidth is the swap bandwidth of a node in bytes/s, used to
+	// swap out a suspended task's memory and back in (default 100e6).
+	DiskBandwidth float64
+	// MaxSuspendedPerNode caps the tasks suspended on one node (default 4);
+	// a Suspend beyond it is refused and the policy must fall back to waiting.
+	MaxSuspendedPerNode int
+
+	// MTBF and MTTR are the mean time between failures and to repair of a
+	// node, in seconds (exponential, drawn from Seed). MTBF 0 disables
+	// failures.
+	MTBF float64
+	MTTR float64
+
+	// Seed drives every random draw of a run.
+	Seed uint64
+
+	// RecordTasks keeps one row per task segment; RecordOccupancy keeps a
+	// per-job slot occupancy time series.
+	RecordTasks     bool
+	RecordOccupancy bool
+
+	// NoInvariantChecks turns the invariant checker off (it is on by
+	// default and costs a few percent).
+	NoInvariantChecks bool
+
+	// Horizon aborts a run whose simulated time passes it, in seconds
+	// (default 1e9 s).
+	Horizon float64
+}
+
+// Defaults of Config.
+const (
+	DefaultNodes            = 100
+	DefaultNodesPerRack     = 20
+	DefaultMapSlots         = 4
+	DefaultReduceSlots      = 2
+	DefaultReplication      = 3
+	DefaultRackLocalFactor  = 1.2
+	DefaultOffRackFactor    = 2.0
+	DefaultSlowStart        = 0.05
+	DefaultShuffleBandwidth = 100e6
+	DefaultDiskBandwidth    = 100e6
+	DefaultMaxSuspended     = 4
+	DefaultMTTR             = 600
+	DefaultHorizon          = 1e9
+)
+
+// HeartbeatInterval is Hadoop 1.x's TaskTracker heartbeat interval for a
+// cluster of n nodes: max(0.3 s, n/100 s).
+func HeartbeatInterval(n int) float64 { return math.Max(0.3, float64(n)/100) }
+
+// Validate fills in defaults and reports the first field out of range.
+func (c *Config) Validate() error {
+	def := func(p *int, v int) {
+		if *p == 0 {
+			*p = v
+		}
+	}
+	deff := func(p *float64, v float64) {
+		if *p == 0 {
+			*p = v
+		}
+	}
+	def(&c.Nodes, DefaultNodes)
+	def(&c.NodesPerRack, DefaultNodesPerRack)
+	def(&c.MapSlots, DefaultMapSlots)
+	def(&c.ReduceSlots, DefaultReduceSlots)
+	def(&c.Replication, DefaultReplication)
+	def(&c.MaxSuspendedPerNode, DefaultMaxSuspended)
+	deff(&c.RackLocalFactor, DefaultRackLocalFactor)
+	deff(&c.OffRackFactor, DefaultOffRackFactor)
+	deff(&c.ShuffleBandwidth, DefaultShuffleBandwidth)
+	deff(&c.DiskBandwidth, DefaultDiskBandwidth)
+	deff(&c.Horizon, DefaultHorizon)
+	deff(&c.Heartbeat, HeartbeatInterval(c.Nodes))
+	if c.SlowStart == 0 {
+		c.SlowStart = DefaultSlowStart
+	} else if c.SlowStart < 0 {
+		c.SlowStart = 0
+	}
+	if c.MTBF > 0 && c.MTTR == 0 {
+		c.MTTR = DefaultMTTR
+	}
+	switch {
+	case c.Nodes < 0:
+		return fmt.Errorf("replay: Nodes is %d; want > 0", c.Nodes)
+	case c.NodesPerRack < 0:
+		return fmt.Errorf("replay: NodesPerRack is %d; want > 0", c.NodesPerRack)
+	case c.MapSlots < 0:
+		return fmt.Errorf("replay: MapSlots is %d; want >= 0", c.MapSlots)
+	case c.ReduceSlots < 0:
+		return fmt.Errorf("replay: ReduceSlots is %d; want >= 0", c.ReduceSlots)
+	case c.Replication < 0:
+		return fmt.Errorf("replay: Replication is %d; want > 0", c.Replication)
+	case !(c.Heartbeat > 0) || math.IsInf(c.Heartbeat, 0):
+		return fmt.Errorf("replay: Heartbeat is %v s; want a finite interval > 0", c.Heartbeat)
+	case !(c.RackLocalFactor > 0) || !(c.OffRackFactor > 0):
+		return fmt.Errorf("replay: locality factors %v, %v; want > 0", c.RackLocalFactor, c.OffRackFactor)
+	case c.SlowStart > 1:
+		return fmt.Errorf("replay: SlowStart is %v; want a fraction in [0, 1]", c.SlowStart)
+	case !(c.ShuffleBandwidth > 0) || !(c.DiskBandwidth > 0):
+		return fmt.Errorf("replay: bandwidths %v, %v B/s; want > 0", c.ShuffleBandwidth, c.DiskBandwidth)
+	case c.MaxSuspendedPerNode < 0:
+		return fmt.Errorf("replay: MaxSuspendedPerNode is %d; want >= 0", c.MaxSuspendedPerNode)
+	case c.MTBF < 0 || c.MTTR < 0:
+		return fmt.Errorf("replay: MTBF %v, MTTR %v s; want >= 0", c.MTBF, c.MTTR)
+	case c.SpeedSigma < 0:
+		return fmt.Errorf("replay: SpeedSigma is %v; want >= 0", c.SpeedSigma)
+	case c.NodeSpeeds != nil && len(c.NodeSpeeds) != c.Nodes:
+		return fmt.Errorf("replay: NodeSpeeds has %d entries for %d nodes", len(c.NodeSpeeds), c.Nodes)
+	}
+	for i, s := range c.NodeSpeeds {
+		if !(s > 0) || math.IsInf(s, 0) {
+			return fmt.Errorf("replay: NodeSpeeds[%d] is %v; want a finite speed > 0", i, s)
+		}
+	}
+	if c.MapSlots+c.ReduceSlots == 0 {
+		return fmt.Errorf("replay: nodes have no slots (MapSlots and ReduceSlots are 0)")
+	}
+	return nil
+}

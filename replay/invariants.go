@@ -1,0 +1,82 @@
+package replay
+
+// The invariant checker. It runs in every simulation unless
+// Config.NoInvariantChecks is set; a violation is a bug of the engine or of
+// a policy that the action checks did not catch, and aborts the run with
+// ErrInvariant. Slot capacity is checked on every slot change (occupy);
+// the rest here, when a job finishes and at the end of the run.
+
+// checkJob checks a finished job: every task completed exactly once, and
+// causality (no launch before submit, no reduce before slow-start, the job
+// ending with its last task and the map phase with its last map).
+func (e *Engine) checkJob(ji int32, j *job) {
+	var lastMap, last Time
+	for k := Map; k <= Reduce; k++ {
+		if j.pending[k] != 0 || j.running[k] != 0 || j.suspended[k] != 0 {
+			e.violate("job %d finished with %d pending, %d running, %d suspended %ss",
+				ji, j.pending[k], j.running[k], j.suspended[k], k)
+			return
+		}
+		ts := j.tasks(k)
+		if int(j.finished[k]) != len(ts) {
+			e.violate("job %d finished with %d of %d %ss completed", ji, j.finished[k], len(ts), k)
+			return
+		}
+		for i := range ts {
+			t := &ts[i]
+			switch {
+			case t.state != done:
+				e.violate("job %d finished but its %s %d is not done", ji, k, i)
+				return
+			case t.firstStart < j.submit:
+				e.violate("job %d %s %d launched at %v before submit %v", ji, k, i, t.firstStart, j.submit)
+				return
+			case k == Reduce && t.firstStart < j.eligibleAt:
+				e.violate("job %d reduce %d launched at %v before slow-start at %v", ji, i, t.firstStart, j.eligibleAt)
+				return
+			case t.finish < t.attemptStart:
+				e.violate("job %d %s %d finished at %v before its attempt started at %v", ji, k, i, t.finish, t.attemptStart)
+				return
+			case k == Reduce && t.finish < j.mapsDone:
+				e.violate("job %d reduce %d finished at %v before the map phase ended at %v", ji, i, t.finish, j.mapsDone)
+				return
+			}
+			if k == Map {
+				lastMap = max(lastMap, t.finish)
+			}
+			last = max(last, t.finish)
+		}
+	}
+	if j.mapsDone != lastMap || j.finish != last || j.finish < j.submit {
+		e.violate("job %d: map phase ended %v (last map %v), finished %v (last task %v)", ji, j.mapsDone, lastMap, j.finish, last)
+	}
+}
+
+// checkFinal checks the whole run: every job finished, no task left on a
+// node, and busy slot time measured on the nodes equals the sum of the
+// segments' lengths (so locality penalties, lost work and swap time are all
+// accounted for on some slot).
+func (e *Engine) checkFinal() error {
+	var busy Time
+	for i := range e.nodes {
+		n := &e.nodes[i]
+		if len(n.running) != 0 || len(n.suspended) != 0 {
+			e.violate("node %d ends with %d running and %d suspended tasks", i, len(n.running), len(n.suspended))
+			break
+		}
+		busy += n.busyIntegr + (e.now-n.busySince)*Time(n.busySlots)
+	}
+	for i := range e.jobs {
+		if !e.jobs[i].done {
+			e.violate("job %d never finished", i)
+			break
+		}
+	}
+	if busy != e.rec.segTotal {
+		e.violate("busy slot time %v on the nodes, but segments sum to %v", busy, e.rec.segTotal)
+	}
+	if e.demand[Map] != 0 || e.demand[Reduce] != 0 {
+		e.violate("demand counters end at %d maps, %d reduces", e.demand[Map], e.demand[Reduce])
+	}
+	return e.err
+}

@@ -1,0 +1,133 @@
+package replay
+
+// taskEnd finishes a task whose run ended, unless the event is stale.
+func (e *Engine) taskEnd(ev event) {
+	t := TaskRef{Job: ev.job, Kind: ev.rk, Index: ev.idx}
+	j := &e.jobs[ev.job]
+	tk := &j.tasks(ev.rk)[ev.idx]
+	if tk.gen != ev.gen || tk.state != running {
+		return // the attempt was killed, suspended or lost since
+	}
+	e.stats.Events++
+	e.stats.TaskEvents++
+	ni := tk.node
+	e.endSegment(t, tk, OutcomeFinished)
+	e.occupy(ni, t, -1)
+	tk.state = done
+	tk.finish = e.now
+	j.running[t.Kind]--
+	j.finished[t.Kind]++
+	if t.Kind == Map {
+		j.locality[tk.loc]++
+	}
+	e.rec.occupancyChange(e, t.Job)
+	e.notify(Event{Kind: TaskFinished, Job: t.Job, Task: t, Node: ni})
+	if t.Kind == Map {
+		e.mapFinished(t.Job, j)
+	}
+	if j.finished[Map] == int32(len(j.maps)) && j.finished[Reduce] == int32(len(j.reduces)) {
+		e.jobFinished(t.Job, j)
+	}
+	if e.cfg.OutOfBandHeartbeat && e.nodes[ni].alive {
+		e.queueHeartbeat(ni, e.now)
+	} else {
+		e.wake(ni)
+	}
+}
+
+// mapFinished advances slow-start and, after the last map, starts the
+// shuffle of the job's reduces.
+func (e *Engine) mapFinished(ji int32, j *job) {
+	if !j.reducesEligible && len(j.reduces) > 0 && j.finished[Map] >= j.slowStartMaps {
+		e.makeEligible(j)
+		e.notify(Event{Kind: ReducesEligible, Job: ji})
+	}
+	if j.finished[Map] < int32(len(j.maps)) {
+		return
+	}
+	j.mapsDone = e.now
+	for i := range j.reduces {
+		tk := &j.reduces[i]
+		if !tk.waiting {
+			continue
+		}
+		tk.waiting = false
+		if tk.state == running {
+			// The shuffle can end no earlier than the swap-in finished
+			// (tk.end), and takes its transfer time after the last map.
+			tk.end = max(e.now, tk.end) + tk.remaining
+			e.q.push(event{at: tk.end, kind: evTaskEnd, job: ji, idx: int32(i), gen: tk.gen, rk: Reduce})
+		}
+	}
+	e.notify(Event{Kind: MapsDone, Job: ji})
+}
+
+func (e *Engine) jobFinished(ji int32, j *job) {
+	j.done = true
+	j.finish = e.now
+	e.unfinished--
+	if e.check {
+		e.checkJob(ji, j)
+	}
+	e.notify(Event{Kind: JobFinished, Job: ji})
+	j.replicas, j.byNode, j.byRack = nil, localIndex{}, localIndex{}
+	if e.pre != nil {
+		e.wakePending = true
+	}
+}
+
+// nodeFail takes node ni down: its running and suspended tasks are lost
+// and pending again.
+func (e *Engine) nodeFail(ni int32) {
+	n := &e.nodes[ni]
+	if !n.alive {
+		return
+	}
+	e.stats.Events++
+	for len(n.running) > 0 {
+		t := n.running[len(n.running)-1]
+		j := &e.jobs[t.Job]
+		tk := e.taskOf(t)
+		e.endSegment(t, tk, OutcomeLost)
+		e.occupy(ni, t, -1)
+		j.running[t.Kind]--
+		e.lose(j, t, tk, ni)
+	}
+	for len(n.suspended) > 0 {
+		t := n.suspended[len(n.suspended)-1]
+		j := &e.jobs[t.Job]
+		tk := e.taskOf(t)
+		e.unsuspend(ni, t, tk)
+		j.suspended[t.Kind]--
+		e.lose(j, t, tk, ni)
+	}
+	n.alive = false
+	n.hbQueued = false
+	n.hbGen++
+	e.aliveSlots[Map] -= int32(e.cfg.MapSlots)
+	e.aliveSlots[Reduce] -= int32(e.cfg.ReduceSlots)
+	e.notify(Event{Kind: NodeFailed, Node: ni})
+	n.fails++
+	e.q.push(event{at: e.failureDelay(int(ni), 2*n.fails-1, e.cfg.MTTR), kind: evNodeRecover, idx: ni})
+}
+
+func (e *Engine) lose(j *job, t TaskRef, tk *task, ni int32) {
+	e.lostWork += tk.runTime
+	j.lost++
+	e.requeue(j, t, tk)
+	e.stats.TaskEvents++
+	e.rec.occupancyChange(e, t.Job)
+	e.notify(Event{Kind: TaskLost, Job: t.Job, Task: t, Node: ni})
+}
+
+func (e *Engine) nodeRecover(ni int32) {
+	n := &e.nodes[ni]
+	e.stats.Events++
+	n.alive = true
+	e.aliveSlots[Map] += int32(e.cfg.MapSlots)
+	e.aliveSlots[Reduce] += int32(e.cfg.ReduceSlots)
+	n.lastHB = e.now - e.interval + n.phase%e.interval
+	e.notify(Event{Kind: NodeRecovered, Node: ni})
+	e.q.push(event{at: e.failureDelay(int(ni), 2*n.fails, e.cfg.MTBF), kind: evNodeFail, idx: ni})
+	e.wake(ni)
+}

@@ -1,0 +1,111 @@
+package replay
+
+import (
+	"math"
+
+	"sojourn/traces"
+)
+
+// JobResult is what happened to one job. Times are absolute simulated
+// times; phases a job does not have (reduces of a map-only job) are NaN in
+// the Sec accessors.
+type JobResult struct {
+	Index       int32
+	ID          int64
+	Class       string
+	Pool        string
+	Maps        int32
+	Reduces     int32
+	Submit      Time
+	FirstLaunch Time
+	MapsDone    Time
+	// ReducesEligible is when the job reached slow-start (valid if Reduces > 0).
+	ReducesEligible Time
+	Finish          Time
+	Kills           int32 // attempts killed by the policy
+	Suspensions     int32 // suspensions by the policy
+	Lost            int32 // attempts lost to node failures
+	// Maps finished node-local, rack-local and off-rack.
+	NodeLocal, RackLocal, OffRack int32
+}
+
+// Sojourn is the job's time in the system.
+func (r *JobResult) Sojourn() Time { return r.Finish - r.Submit }
+
+// MapSojourn is the time from submit to the end of the map phase.
+func (r *JobResult) MapSojourn() Time { return r.MapsDone - r.Submit }
+
+// ReduceSojourn is the time from slow-start to the job's end, or -1 for a
+// map-only job.
+func (r *JobResult) ReduceSojourn() Time {
+	if r.Reduces == 0 {
+		return -1
+	}
+	return r.Finish - r.ReducesEligible
+}
+
+// Result is the outcome of a run.
+type Result struct {
+	Scheduler string
+	Config    Config
+	Jobs      []JobResult
+	Segments  Segments  // if Config.RecordTasks
+	Occupancy Occupancy // if Config.RecordOccupancy
+	Stats     Stats
+	// BusySlotTime is the slot time used by task segments (including
+	// locality penalties, lost work and swap time).
+	BusySlotTime Time
+	// LostWork is slot time spent on attempts that were killed or lost.
+	LostWork Time
+	// SwapTime is slot time spent swapping memory of suspended tasks.
+	SwapTime Time
+}
+
+// MeanSojourn is the mean job sojourn time in seconds.
+func (r *Result) MeanSojourn() float64 {
+	if len(r.Jobs) == 0 {
+		return math.NaN()
+	}
+	var s float64
+	for i := range r.Jobs {
+		s += r.Jobs[i].Sojourn().Sec()
+	}
+	return s / float64(len(r.Jobs))
+}
+
+// NodeLocalFraction is the fraction of finished maps that ran node-local.
+func (r *Result) NodeLocalFraction() float64 {
+	var local, all int64
+	for i := range r.Jobs {
+		j := &r.Jobs[i]
+		local += int64(j.NodeLocal)
+		all += int64(j.NodeLocal + j.RackLocal + j.OffRack)
+	}
+	if all == 0 {
+		return math.NaN()
+	}
+	return float64(local) / float64(all)
+}
+
+func (e *Engine) result() *Result {
+	r := &Result{Scheduler: e.sched.Name(), Config: e.cfg, Stats: e.stats,
+		Segments: e.rec.seg, Occupancy: e.rec.occ, BusySlotTime: e.rec.segTotal,
+		LostWork: e.lostWork, SwapTime: e.swapTime}
+	r.Jobs = make([]JobResult, len(e.jobs))
+	for i := range e.jobs {
+		j := &e.jobs[i]
+		r.Jobs[i] = jobResult(int32(i), j.tj, j)
+	}
+	return r
+}
+
+func jobResult(i int32, tj *traces.Job, j *job) JobResult {
+	return JobResult{
+		Index: i, ID: tj.ID, Class: tj.Class, Pool: tj.Pool,
+		Maps: int32(len(j.maps)), Reduces: int32(len(j.reduces)),
+		Submit: j.submit, FirstLaunch: j.firstLaunch, MapsDone: j.mapsDone,
+		ReducesEligible: j.eligibleAt, Finish: j.finish,
+		Kills: j.kills, Suspensions: j.suspensions, Lost: j.lost,
+		NodeLocal: j.locality[NodeLocal], RackLocal: j.locality[RackLocal], OffRack: j.locality[OffRack],
+	}
+}

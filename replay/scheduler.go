@@ -1,0 +1,116 @@
+package replay
+
+import "fmt"
+
+// Scheduler is a scheduling policy driven by the engine.
+//
+// OnEvent tells the policy what happened; the cluster state seen through the
+// View already includes the event. OnHeartbeat is called when a node reports
+// in with free slots (or, for a Preempter, while it wants to preempt); the
+// policy acts on that node through the Heartbeat. Returning an error aborts
+// the run.
+type Scheduler interface {
+	Name() string
+	OnEvent(ev Event, v *View)
+	OnHeartbeat(hb *Heartbeat) error
+}
+
+// Starter is implemented by policies that need to see the cluster before
+// the first event (for example to size per-node state).
+type Starter interface {
+	Start(v *View) error
+}
+
+// Preempter is implemented by policies that may act on nodes with no free
+// slot. While WantsBusyHeartbeats returns true, nodes with no free slot
+// keep heartbeating; otherwise they are silent until a slot frees, which
+// keeps saturated stretches cheap.
+type Preempter interface {
+	WantsBusyHeartbeats(v *View) bool
+}
+
+// TaskKind is Map or Reduce.
+type TaskKind uint8
+
+// Task kinds.
+const (
+	Map TaskKind = iota
+	Reduce
+)
+
+func (k TaskKind) String() string {
+	if k == Map {
+		return "map"
+	}
+	return "reduce"
+}
+
+// TaskRef names one task: the job's index in the trace, its kind and its
+// index among the job's tasks of that kind.
+type TaskRef struct {
+	Job   int32
+	Kind  TaskKind
+	Index int32
+}
+
+func (t TaskRef) String() string { return fmt.Sprintf("job %d %s %d", t.Job, t.Kind, t.Index) }
+
+// EventKind says what an Event reports.
+type EventKind uint8
+
+// Event kinds.
+const (
+	JobArrived      EventKind = iota // Job was submitted
+	TaskStarted                      // Task launched on Node (by the policy)
+	TaskFinished                     // Task completed on Node
+	TaskSuspended                    // Task suspended on Node (by the policy)
+	TaskResumed                      // Task resumed on Node (by the policy)
+	TaskKilled                       // Task killed on Node (by the policy); its work is lost
+	TaskLost                         // Task lost with its failed Node; it is pending again
+	ReducesEligible                  // Job reached slow-start: its reduces may launch
+	MapsDone                         // Job's last map finished
+	JobFinished                      // Job's last task finished
+	NodeFailed                       // Node went down
+	NodeRecovered                    // Node came back, empty
+)
+
+var eventNames = [...]string{"job-arrived", "task-started", "task-finished", "task-suspended",
+	"task-resumed", "task-killed", "task-lost", "reduces-eligible", "maps-done", "job-finished",
+	"node-failed", "node-recovered"}
+
+func (k EventKind) String() string {
+	if int(k) < len(eventNames) {
+		return eventNames[k]
+	}
+	return fmt.Sprintf("EventKind(%d)", k)
+}
+
+// Event reports one change of the cluster. Job is set for job and task
+// events, Task for task events, Node for task and node events.
+type Event struct {
+	Kind EventKind
+	Time Time
+	Job  int32
+	Task TaskRef
+	Node int32
+}
+
+// Locality of a map task relative to the node it runs on.
+type Locality int8
+
+// Locality levels, from best to worst.
+const (
+	NodeLocal Locality = iota
+	RackLocal
+	OffRack
+)
+
+func (l Locality) String() string {
+	switch l {
+	case NodeLocal:
+		return "node-local"
+	case RackLocal:
+		return "rack-local"
+	}
+	return "off-rack"
+}

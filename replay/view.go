@@ -1,0 +1,273 @@
+package replay
+
+import "sojourn/traces"
+
+// View is the policies' read-only window on the cluster. Its methods are
+// cheap; none allocates.
+type View struct {
+	e *Engine
+}
+
+// Now is the current simulated time.
+func (v *View) Now() Time { return v.e.now }
+
+// Config is the cluster's configuration, with defaults filled in.
+func (v *View) Config() *Config { return &v.e.cfg }
+
+// Nodes is the number of nodes, alive or not.
+func (v *View) Nodes() int { return len(v.e.nodes) }
+
+// Rack is node n's rack.
+func (v *View) Rack(n int32) int32 { return v.e.nodes[n].rack }
+
+// Alive reports whether node n is up.
+func (v *View) Alive(n int32) bool { return v.e.nodes[n].alive }
+
+// Slots is the number of slots of kind k on the nodes that are up.
+func (v *View) Slots(k TaskKind) int { return int(v.e.aliveSlots[k]) }
+
+// HeartbeatInterval is the heartbeat interval.
+func (v *View) HeartbeatInterval() Time { return v.e.interval }
+
+// Demand is the number of tasks of kind k that could launch now
+// (pending maps, and pending reduces of jobs past slow-start).
+func (v *View) Demand(k TaskKind) int { return int(v.e.demand[k]) }
+
+// Jobs is the number of jobs in the trace.
+func (v *View) Jobs() int { return len(v.e.jobs) }
+
+// Job returns a view of job j (its index in the trace).
+func (v *View) Job(j int32) JobView { return JobView{j: &v.e.jobs[j], idx: j} }
+
+// Task returns a view of task t.
+func (v *View) Task(t TaskRef) TaskView {
+	j := &v.e.jobs[t.Job]
+	return TaskView{t: &j.tasks(t.Kind)[t.Index], j: j, ref: t, e: v.e}
+}
+
+// PendingMap returns a pending map of job j to run on node n, the best
+// locality first, no worse than max. It does not launch it.
+func (v *View) PendingMap(j int32, n int32, max Locality) (idx int32, loc Locality, ok bool) {
+	jb := &v.e.jobs[j]
+	if jb.pending[Map] == 0 || jb.done {
+		return -1, 0, false
+	}
+	// Tasks pending again after a kill or loss are few; look at them first.
+	best, bestLoc := int32(-1), Locality(OffRack+1)
+	rp := jb.repend[Map][:0]
+	for _, t := range jb.repend[Map] {
+		if jb.maps[t].state != pending {
+			continue
+		}
+		rp = append(rp, t)
+		if l := v.e.mapLocality(jb, t, n); l < bestLoc {
+			best, bestLoc = t, l
+		}
+	}
+	jb.repend[Map] = rp
+	if bestLoc == NodeLocal {
+		return best, NodeLocal, true
+	}
+	if t := jb.byNode.first(n, jb.maps); t >= 0 {
+		return t, NodeLocal, true
+	}
+	if max == NodeLocal {
+		return -1, 0, false
+	}
+	if bestLoc == RackLocal {
+		return best, RackLocal, true
+	}
+	if t := jb.byRack.first(v.e.nodes[n].rack, jb.maps); t >= 0 {
+		return t, RackLocal, true
+	}
+	if max == RackLocal {
+		return -1, 0, false
+	}
+	if best >= 0 {
+		return best, bestLoc, true
+	}
+	if t := nextPending(jb, Map); t >= 0 {
+		return t, v.e.mapLocality(jb, t, n), true
+	}
+	return -1, 0, false
+}
+
+// HasLocalMap reports whether job j has a pending map with a replica on
+// node n (level NodeLocal) or on its rack (RackLocal).
+func (v *View) HasLocalMap(j int32, n int32, level Locality) bool {
+	_, _, ok := v.PendingMap(j, n, level)
+	return ok
+}
+
+// PendingReduce returns a pending reduce of job j, if its reduces may launch.
+func (v *View) PendingReduce(j int32) (idx int32, ok bool) {
+	jb := &v.e.jobs[j]
+	if jb.pending[Reduce] == 0 || !jb.reducesEligible {
+		return -1, false
+	}
+	rp := jb.repend[Reduce]
+	for len(rp) > 0 {
+		t := rp[len(rp)-1]
+		if jb.reduces[t].state == pending {
+			jb.repend[Reduce] = rp
+			return t, true
+		}
+		rp = rp[:len(rp)-1]
+	}
+	jb.repend[Reduce] = rp
+	if t := nextPending(jb, Reduce); t >= 0 {
+		return t, true
+	}
+	return -1, false
+}
+
+// nextPending returns the lowest-index pending task of kind k that was
+// never launched, moving the job's cursor past launched ones.
+func nextPending(j *job, k TaskKind) int32 {
+	ts := j.tasks(k)
+	c := j.anyNext[k]
+	for int(c) < len(ts) && (ts[c].state != pending || ts[c].attempts > 0) {
+		c++
+	}
+	j.anyNext[k] = c
+	if int(c) == len(ts) {
+		return -1
+	}
+	return c
+}
+
+// mapLocality is the locality of map t of job j if it ran on node n.
+func (e *Engine) mapLocality(j *job, t int32, n int32) Locality {
+	rf := len(j.replicas) / len(j.maps)
+	rack := e.nodes[n].rack
+	loc := OffRack
+	for _, r := range j.replicas[int(t)*rf : int(t+1)*rf] {
+		if r == n {
+			return NodeLocal
+		}
+		if e.nodes[r].rack == rack {
+			loc = RackLocal
+		}
+	}
+	return loc
+}
+
+// JobView is a read-only view of one job.
+type JobView struct {
+	j   *job
+	idx int32
+}
+
+// Index is the job's index in the trace.
+func (j JobView) Index() int32 { return j.idx }
+
+// Trace is the job as the trace describes it. Do not modify it.
+func (j JobView) Trace() *traces.Job { return j.j.tj }
+
+// Submit is the job's submit time.
+func (j JobView) Submit() Time { return j.j.submit }
+
+// Priority is the job's Hadoop priority.
+func (j JobView) Priority() traces.Priority { return j.j.tj.Priority }
+
+// Pool is the job's pool (or user).
+func (j JobView) Pool() string { return j.j.tj.Pool }
+
+// Arrived reports whether the job was submitted.
+func (j JobView) Arrived() bool { return j.j.arrived }
+
+// Done reports whether all the job's tasks finished.
+func (j JobView) Done() bool { return j.j.done }
+
+// Tasks is the job's number of tasks of kind k.
+func (j JobView) Tasks(k TaskKind) int {
+	if k == Map {
+		return len(j.j.tj.MapDurations)
+	}
+	return len(j.j.tj.ReduceDurations)
+}
+
+// Pending counts tasks of kind k waiting for a first or new attempt.
+func (j JobView) Pending(k TaskKind) int { return int(j.j.pending[k]) }
+
+// Running counts tasks of kind k holding a slot.
+func (j JobView) Running(k TaskKind) int { return int(j.j.running[k]) }
+
+// Suspended counts tasks of kind k suspended on some node.
+func (j JobView) Suspended(k TaskKind) int { return int(j.j.suspended[k]) }
+
+// Finished counts tasks of kind k that completed.
+func (j JobView) Finished(k TaskKind) int { return int(j.j.finished[k]) }
+
+// ReducesEligible reports whether the job reached slow-start.
+func (j JobView) ReducesEligible() bool { return j.j.reducesEligible }
+
+// MapsDone reports whether all the job's maps finished.
+func (j JobView) MapsDone() bool { return j.j.finished[Map] == int32(len(j.j.maps)) && j.j.arrived }
+
+// FirstLaunch is when the job's first task launched (ok false if none yet).
+func (j JobView) FirstLaunch() (Time, bool) { return j.j.firstLaunch, j.j.launchedOnce }
+
+// TaskView is a read-only view of one task.
+type TaskView struct {
+	t   *task
+	j   *job
+	ref TaskRef
+	e   *Engine
+}
+
+// Pending, Running, Suspended and Done report the task's state.
+func (t TaskView) Pending() bool   { return t.t.state == pending }
+func (t TaskView) Running() bool   { return t.t.state == running }
+func (t TaskView) Suspended() bool { return t.t.state == suspended }
+func (t TaskView) Done() bool      { return t.t.state == done }
+
+// Node is the node of the current attempt, -1 if none.
+func (t TaskView) Node() int32 { return t.t.node }
+
+// Attempts counts the task's launches.
+func (t TaskView) Attempts() int { return int(t.t.attempts) }
+
+// AttemptStart is when the current (or finishing) attempt launched.
+func (t TaskView) AttemptStart() Time { return t.t.attemptStart }
+
+// Finish is when the task completed (valid once Done).
+func (t TaskView) Finish() Time { return t.t.finish }
+
+// RunTime is the time the current attempt has held a slot, including the
+// current segment if it is running.
+func (t TaskView) RunTime() Time {
+	if t.t.state == running {
+		return t.t.runTime + t.e.now - t.t.segStart
+	}
+	return t.t.runTime
+}
+
+// Locality of the current attempt of a map.
+func (t TaskView) Locality() Locality { return t.t.loc }
+
+// ShuffleBytes is a reduce's shuffle input in bytes.
+func (t TaskView) ShuffleBytes() int64 { return t.j.tj.ReduceShuffleBytes[t.ref.Index] }
+
+// ReducePhase describes a running or finished reduce: whether its shuffle
+// is over, when it ended, and the fraction of its reduce function done.
+// Progress is measured as Hadoop does, by the input the reduce function has
+// consumed, which in the model grows linearly with time.
+func (t TaskView) ReducePhase() (shuffleDone bool, shuffleEnd Time, progress float64) {
+	tk := t.t
+	exec := Seconds(t.j.reduceWork[t.ref.Index].Sec() / t.e.nodes[max(tk.node, 0)].speed)
+	switch {
+	case tk.state == done:
+		return true, tk.finish - exec, 1
+	case tk.state != running || tk.waiting:
+		return false, 0, 0
+	}
+	start := tk.end - exec
+	if t.e.now < start {
+		return false, 0, 0
+	}
+	if exec == 0 {
+		return true, start, 1
+	}
+	return true, start, float64(t.e.now-start) / float64(exec)
+}

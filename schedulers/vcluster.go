@@ -1,0 +1,497 @@
+package schedulers
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// FinishedEpsilon is the remaining work (slot-seconds) at or below which a
+// virtual job counts as finished. It absorbs floating-point residue so that
+// a job never lingers with a remaining size like 1e-13.
+const FinishedEpsilon = 1e-9
+
+// VirtualCluster ages jobs the way HFSP does (paper, Section 3.3): it
+// simulates processor sharing on a virtual cluster with as many slots as the
+// real one, and reports when each job finishes there.
+//
+// Each virtual job has a remaining "serialized" size W in slot-seconds (the
+// sum of its tasks' run times) and a parallelism cap c, the number of tasks
+// it could run at once. Between events the slots are shared max-min fairly by
+// water-filling: job j runs at min(c_j, L) slots, where the level L makes the
+// total min(S, Σc). The paper implements max-min fairness as a round-robin
+// over virtual slots that starts from small jobs; the HFSP code does it at
+// task granularity. Fluid water-filling is the limit of that round-robin as
+// slots become divisible, and is what this type computes: shares are exact
+// real numbers, so no job is favoured by rounding. Every ordering that could
+// depend on ties (equal caps, equal sizes, simultaneous finishes) is broken
+// by job id, so the simulation is deterministic.
+//
+// A job progresses at speed × its slots, in slot-seconds per second of the
+// caller's clock. Speed 1 follows the paper; the public HFSP code ages the
+// virtual cluster at half speed (0.5).
+//
+// # Projection
+//
+// ProjectedFinish is the time a job would finish if no other job arrived.
+// The fluid system is deterministic and memoryless (its state is the
+// remaining sizes and caps), so with no outside change the trajectory seen
+// from any later point is the rest of the same trajectory: projected finish
+// times do not move as time advances. The cluster therefore computes the
+// whole future once, in O(n log n), after each batch of changes (Add, Update,
+// SetCap, Remove, SetSlots), and Advance merely walks along it. Advance is
+// O(1) plus O(1) per virtual completion it passes, and does not allocate;
+// every completion is processed at its exact time, with shares recomputed
+// after it, exactly as splitting the interval at each completion would.
+//
+// Virtually finished jobs stay in the cluster, with their finish time and a
+// global finish sequence number, until Remove: HFSP keeps them because FSP
+// serves "late" jobs (finished virtually, not really) first.
+//
+// Methods panic on misuse: unknown or duplicate ids, negative or NaN sizes,
+// caps or slots, and time going backwards.
+type VirtualCluster struct {
+	slots, speed float64
+	now          float64
+	jobs         []vjob
+	index        map[int64]int32
+	seq          int
+	dirty        bool // sizes are materialized at now; projection is stale
+
+	// Projection, valid when !dirty.
+	order []int32 // finished jobs by seq, then the others by (finish, id)
+	next  int     // order[:next] are finished
+	seg   int     // index of the level segment containing now
+	// Level segments: from segT[k] on, every job not yet rate-capped has
+	// received segG[k] + speed·segL[k]·(t − segT[k]) slot-seconds since the
+	// projection started.
+	segT, segG, segL []float64
+
+	byCap, byWork, heap []int32 // scratch for project
+}
+
+type vjob struct {
+	id       int64
+	work     float64 // remaining work when the projection started
+	cap      float64
+	finished bool
+	seq      int
+	finish   float64 // recorded finish time if finished, else projected
+	capAt    float64 // projected time from which the job runs at its cap
+	gAtCap   float64 // level service received before capAt
+	state    uint8   // scratch for project
+}
+
+const (
+	stLevel uint8 = iota // runs at the common level L
+	stCapped
+	stDone
+)
+
+// NewVirtualCluster returns an empty virtual cluster with the given number
+// of slots at time 0. Speed 0 means the default, 1.
+func NewVirtualCluster(slots, speed float64) *VirtualCluster {
+	if speed == 0 {
+		speed = 1
+	}
+	checkNonNeg("slots", slots)
+	if !(speed > 0) || math.IsInf(speed, 1) {
+		panic(fmt.Sprintf("schedulers: virtual cluster speed %g; want a positive finite number", speed))
+	}
+	return &VirtualCluster{slots: slots, speed: speed, index: make(map[int64]int32)}
+}
+
+func checkNonNeg(what string, x float64) {
+	if !(x >= 0) {
+		panic(fmt.Sprintf("schedulers: %s %g; want >= 0", what, x))
+	}
+}
+
+func checkWork(work, c float64) {
+	checkNonNeg("work", work)
+	checkNonNeg("cap", c)
+	if math.IsInf(work, 1) {
+		panic("schedulers: infinite work")
+	}
+}
+
+func (vc *VirtualCluster) find(id int64) *vjob {
+	i, ok := vc.index[id]
+	if !ok {
+		panic(fmt.Sprintf("schedulers: unknown virtual job %d", id))
+	}
+	return &vc.jobs[i]
+}
+
+// Now returns the cluster's current time.
+func (vc *VirtualCluster) Now() float64 { return vc.now }
+
+// Slots returns the number of virtual slots.
+func (vc *VirtualCluster) Slots() float64 { return vc.slots }
+
+// Len returns the number of jobs, virtually finished or not.
+func (vc *VirtualCluster) Len() int { return len(vc.jobs) }
+
+// Add inserts job id at the current time with work slot-seconds to do and
+// parallelism cap c. A job with work ≤ FinishedEpsilon finishes at once.
+func (vc *VirtualCluster) Add(id int64, work, c float64) {
+	checkWork(work, c)
+	if _, dup := vc.index[id]; dup {
+		panic(fmt.Sprintf("schedulers: virtual job %d added twice", id))
+	}
+	vc.touch()
+	vc.index[id] = int32(len(vc.jobs))
+	vc.jobs = append(vc.jobs, vjob{id: id, work: work, cap: c})
+}
+
+// Update replaces job id's remaining work and cap, for a new size estimate.
+// A virtually finished job given work > FinishedEpsilon becomes unfinished
+// again (the HFSP code likewise restarts a re-estimated job); otherwise it
+// keeps its finish record.
+func (vc *VirtualCluster) Update(id int64, work, c float64) {
+	checkWork(work, c)
+	j := vc.find(id)
+	if j.finished && work <= FinishedEpsilon {
+		j.cap = c
+		return
+	}
+	vc.touch()
+	j.work, j.cap = work, c
+	j.finished, j.seq = false, 0
+}
+
+// SetCap changes job id's parallelism cap.
+func (vc *VirtualCluster) SetCap(id int64, c float64) {
+	checkNonNeg("cap", c)
+	j := vc.find(id)
+	if j.cap == c {
+		return
+	}
+	if !j.finished {
+		vc.touch()
+	}
+	j.cap = c
+}
+
+// SetSlots changes the number of virtual slots (e.g. after a tracker fails).
+func (vc *VirtualCluster) SetSlots(s float64) {
+	checkNonNeg("slots", s)
+	if s != vc.slots {
+		vc.touch()
+		vc.slots = s
+	}
+}
+
+// Remove deletes job id; unknown ids are ignored.
+func (vc *VirtualCluster) Remove(id int64) {
+	i, ok := vc.index[id]
+	if !ok {
+		return
+	}
+	if !vc.jobs[i].finished {
+		vc.touch()
+	}
+	last := int32(len(vc.jobs) - 1)
+	if !vc.dirty { // keep the cached order valid: drop i, rename last to i
+		pos := slices.Index(vc.order, i)
+		vc.order = slices.Delete(vc.order, pos, pos+1)
+		if pos < vc.next {
+			vc.next--
+		}
+		if i != last {
+			vc.order[slices.Index(vc.order, last)] = i
+		}
+	}
+	vc.jobs[i] = vc.jobs[last]
+	vc.index[vc.jobs[i].id] = i
+	vc.jobs = vc.jobs[:last]
+	delete(vc.index, id)
+}
+
+// Advance ages every job up to time now, recording each virtual completion
+// on the way at its exact time, in order of time and then id.
+func (vc *VirtualCluster) Advance(now float64) {
+	if !(now >= vc.now) || math.IsInf(now, 1) {
+		panic(fmt.Sprintf("schedulers: Advance(%g) from time %g", now, vc.now))
+	}
+	vc.ensure()
+	vc.now = now
+	for vc.next < len(vc.order) {
+		j := &vc.jobs[vc.order[vc.next]]
+		if j.finish > now {
+			break
+		}
+		vc.seq++
+		j.finished, j.seq = true, vc.seq
+		vc.next++
+	}
+	for vc.seg+1 < len(vc.segT) && vc.segT[vc.seg+1] <= now {
+		vc.seg++
+	}
+}
+
+// Remaining returns job id's remaining work in slot-seconds (0 once
+// finished).
+func (vc *VirtualCluster) Remaining(id int64) float64 {
+	vc.ensure()
+	return vc.remaining(vc.find(id))
+}
+
+func (vc *VirtualCluster) remaining(j *vjob) float64 {
+	if j.finished {
+		return 0
+	}
+	var r float64
+	if j.capAt <= vc.now {
+		r = j.work - j.gAtCap - vc.speed*j.cap*(vc.now-j.capAt)
+	} else {
+		k := vc.seg
+		r = j.work - vc.segG[k] - vc.speed*vc.segL[k]*(vc.now-vc.segT[k])
+	}
+	return min(max(r, 0), j.work)
+}
+
+// Finished reports whether job id has finished in the virtual cluster and,
+// if so, when and its finish sequence number (1 for the first job ever to
+// finish in this cluster, then 2, …).
+func (vc *VirtualCluster) Finished(id int64) (at float64, seq int, ok bool) {
+	vc.ensure()
+	i, known := vc.index[id]
+	if !known || !vc.jobs[i].finished {
+		return 0, 0, false
+	}
+	return vc.jobs[i].finish, vc.jobs[i].seq, true
+}
+
+// ProjectedFinish returns the time job id would finish in the virtual
+// cluster if no other job arrived and nothing changed (+Inf if never, e.g.
+// with cap 0), or its recorded finish time if it has finished.
+func (vc *VirtualCluster) ProjectedFinish(id int64) float64 {
+	vc.ensure()
+	return vc.find(id).finish
+}
+
+// NextEvent returns the time of the next virtual completion, or +Inf.
+func (vc *VirtualCluster) NextEvent() float64 {
+	vc.ensure()
+	if vc.next < len(vc.order) {
+		return vc.jobs[vc.order[vc.next]].finish
+	}
+	return math.Inf(1)
+}
+
+// Order appends every job id to dst and returns it: virtually finished jobs
+// first in the order they finished, then the others by (projected finish,
+// id). This is the order in which FSP serves jobs. Advance does not change
+// it, since jobs finish in exactly this order.
+func (vc *VirtualCluster) Order(dst []int64) []int64 {
+	vc.ensure()
+	for _, i := range vc.order {
+		dst = append(dst, vc.jobs[i].id)
+	}
+	return dst
+}
+
+// touch prepares a change at the current time: it stores every job's
+// remaining work as of now, so the projection can be recomputed from here.
+func (vc *VirtualCluster) touch() {
+	if vc.dirty {
+		return
+	}
+	for i := range vc.jobs {
+		j := &vc.jobs[i]
+		if !j.finished {
+			j.work = vc.remaining(j)
+		}
+	}
+	vc.dirty = true
+}
+
+func (vc *VirtualCluster) ensure() {
+	if vc.dirty {
+		vc.project()
+		vc.dirty = false
+	}
+}
+
+// project recomputes the fluid future from the sizes stored at now.
+//
+// With no arrivals the level L never falls: a finishing job frees slots and
+// leaves fewer jobs to share them. So a job, once capped (c ≤ L), stays capped
+// and finishes at a fixed time; the jobs at the level all receive the same
+// service G(t), and finish in order of size. Sweeping the jobs once by cap
+// (to cap them as L rises) and once by size (to finish level jobs), with a
+// heap of capped finish times, gives every finish time in O(n log n).
+func (vc *VirtualCluster) project() {
+	now := vc.now
+	byWork := vc.byWork[:0]
+	for i := range vc.jobs {
+		j := &vc.jobs[i]
+		if !j.finished && j.work <= FinishedEpsilon {
+			byWork = append(byWork, int32(i))
+		}
+	}
+	slices.SortFunc(byWork, vc.byID)
+	for _, i := range byWork { // too small to age: finished now, by id
+		vc.seq++
+		j := &vc.jobs[i]
+		j.work, j.finished, j.seq, j.finish = 0, true, vc.seq, now
+	}
+	byWork, byCap := byWork[:0], vc.byCap[:0]
+	for i := range vc.jobs {
+		j := &vc.jobs[i]
+		j.state = stDone
+		if !j.finished {
+			j.state, j.capAt, j.gAtCap = stLevel, math.Inf(1), 0
+			byWork = append(byWork, int32(i))
+			byCap = append(byCap, int32(i))
+		}
+	}
+	slices.SortFunc(byWork, func(a, b int32) int {
+		return cmp.Or(cmp.Compare(vc.jobs[a].work, vc.jobs[b].work), vc.byID(a, b))
+	})
+	slices.SortFunc(byCap, func(a, b int32) int {
+		return cmp.Or(cmp.Compare(vc.jobs[a].cap, vc.jobs[b].cap), vc.byID(a, b))
+	})
+
+	vc.segT, vc.segG, vc.segL = vc.segT[:0], vc.segG[:0], vc.segL[:0]
+	vc.heap = vc.heap[:0]
+	t, g, level := now, 0.0, 0.0
+	atLevel, capped := len(byWork), 0.0
+	pc, pw := 0, 0
+	for {
+		// Cap every level job whose cap the level has reached.
+		for atLevel > 0 {
+			level = max((vc.slots-capped)/float64(atLevel), 0)
+			for vc.jobs[byCap[pc]].state != stLevel {
+				pc++
+			}
+			j := &vc.jobs[byCap[pc]]
+			if j.cap > level {
+				break
+			}
+			j.state, j.capAt, j.gAtCap = stCapped, t, g
+			j.finish = math.Inf(1)
+			if j.cap > 0 {
+				j.finish = t + (j.work-g)/(vc.speed*j.cap)
+			}
+			capped += j.cap
+			atLevel--
+			vc.push(byCap[pc])
+		}
+		if atLevel == 0 {
+			level = 0
+		}
+		vc.segT = append(vc.segT, t)
+		vc.segG = append(vc.segG, g)
+		vc.segL = append(vc.segL, level)
+
+		tl := math.Inf(1) // next finish among level jobs: the smallest
+		if atLevel > 0 {
+			for vc.jobs[byWork[pw]].state != stLevel {
+				pw++
+			}
+			if level > 0 {
+				tl = t + (vc.jobs[byWork[pw]].work-g)/(vc.speed*level)
+			}
+		}
+		tc := math.Inf(1)
+		if len(vc.heap) > 0 {
+			tc = vc.jobs[vc.heap[0]].finish
+		}
+		switch {
+		case math.IsInf(tl, 1) && math.IsInf(tc, 1):
+			for _, i := range byWork[pw:] {
+				if vc.jobs[i].state == stLevel {
+					vc.jobs[i].finish = tl
+				}
+			}
+			vc.byWork, vc.byCap = byWork, byCap
+			vc.buildOrder()
+			return
+		case tl <= tc:
+			j := &vc.jobs[byWork[pw]]
+			g = max(g, j.work) // exactly its size: equal sizes finish together
+			t, j.finish, j.state = tl, tl, stDone
+			atLevel--
+		default:
+			j := &vc.jobs[vc.pop()]
+			g += vc.speed * level * (tc - t)
+			t, j.state = tc, stDone
+			capped -= j.cap
+		}
+	}
+}
+
+func (vc *VirtualCluster) byID(a, b int32) int {
+	return cmp.Compare(vc.jobs[a].id, vc.jobs[b].id)
+}
+
+// buildOrder sorts jobs as Order reports them and rewinds the cursors.
+func (vc *VirtualCluster) buildOrder() {
+	vc.order = vc.order[:0]
+	for i := range vc.jobs {
+		vc.order = append(vc.order, int32(i))
+	}
+	slices.SortFunc(vc.order, func(a, b int32) int {
+		ja, jb := &vc.jobs[a], &vc.jobs[b]
+		switch {
+		case ja.finished != jb.finished:
+			if ja.finished {
+				return -1
+			}
+			return 1
+		case ja.finished:
+			return cmp.Compare(ja.seq, jb.seq)
+		}
+		return cmp.Or(cmp.Compare(ja.finish, jb.finish), cmp.Compare(ja.id, jb.id))
+	})
+	vc.next = 0
+	for vc.next < len(vc.order) && vc.jobs[vc.order[vc.next]].finished {
+		vc.next++
+	}
+	vc.seg = 0
+}
+
+// heapLess orders capped jobs by (finish, id).
+func (vc *VirtualCluster) heapLess(a, b int32) bool {
+	ja, jb := &vc.jobs[a], &vc.jobs[b]
+	return ja.finish < jb.finish || ja.finish == jb.finish && ja.id < jb.id
+}
+
+func (vc *VirtualCluster) push(i int32) {
+	h := append(vc.heap, i)
+	for k := len(h) - 1; k > 0; {
+		p := (k - 1) / 2
+		if !vc.heapLess(h[k], h[p]) {
+			break
+		}
+		h[k], h[p] = h[p], h[k]
+		k = p
+	}
+	vc.heap = h
+}
+
+func (vc *VirtualCluster) pop() int32 {
+	h := vc.heap
+	top, n := h[0], len(h)-1
+	h[0] = h[n]
+	h = h[:n]
+	for k := 0; ; {
+		c := 2*k + 1
+		if c >= n {
+			break
+		}
+		if c+1 < n && vc.heapLess(h[c+1], h[c]) {
+			c++
+		}
+		if !vc.heapLess(h[c], h[k]) {
+			break
+		}
+		h[k], h[c] = h[c], h[k]
+		k = c
+	}
+	vc.heap = h
+	return top
+}
