@@ -52,16 +52,22 @@ type Engine struct {
 	inHB     bool
 	deferred []Event
 	err      error
-	// wakePending asks the run loop to wake every silent node after the
-	// current event: demand rose from zero or a preempting policy's wishes
-	// may have changed.
+	// wakePending asks the run loop to start a sweep of the silent nodes
+	// after the current event: demand rose from zero, or a preempting
+	// policy's wishes may have changed.
 	wakePending bool
+	sweeping    bool
+	sweepAt     Time
+	sweepGen    int32
 
 	rec      recorder
 	stats    Stats
 	check    bool
 	lostWork Time
 	swapTime Time
+	// scratch buffers for block placement, reused across jobs
+	scratch [3][]uint64
+	counts  []int32
 }
 
 // New prepares a run of trace under sched on the cluster cfg describes.
@@ -114,7 +120,7 @@ func (e *Engine) initNodes() {
 		}
 		// Stagger heartbeats evenly over the interval.
 		n.phase = Time(int64(e.interval) * int64(i) / int64(c.Nodes))
-		n.lastHB = n.phase - e.interval
+		n.lastHB = -1
 	}
 	e.aliveSlots = [2]int32{int32(c.Nodes * c.MapSlots), int32(c.Nodes * c.ReduceSlots)}
 }
@@ -155,6 +161,8 @@ func (e *Engine) Run() (*Result, error) {
 			e.arrive()
 		case evHeartbeat:
 			e.heartbeat(ev)
+		case evSweep:
+			e.sweep(ev)
 		case evNodeFail:
 			e.nodeFail(ev.idx)
 		case evNodeRecover:
@@ -162,7 +170,7 @@ func (e *Engine) Run() (*Result, error) {
 		}
 		if e.wakePending {
 			e.wakePending = false
-			e.wakeAll()
+			e.startSweep()
 		}
 	}
 	if e.err != nil {
@@ -264,8 +272,8 @@ func (e *Engine) placeBlocks(ji int32, j *job) {
 	rf := min(e.cfg.Replication, e.cfg.Nodes)
 	rng := rand.New(rand.NewPCG(e.cfg.Seed, uint64(ji)+1))
 	j.replicas = make([]int32, 0, nm*rf)
-	nodePairs := make([]uint64, 0, nm*rf)
-	rackPairs := make([]uint64, 0, nm*rf)
+	nodePairs := e.scratch[0][:0]
+	rackPairs := e.scratch[1][:0]
 	perRack := int32(e.cfg.NodesPerRack)
 	racks := (nodes + perRack - 1) / perRack
 	for t := 0; t < nm; t++ {
@@ -303,10 +311,41 @@ func (e *Engine) placeBlocks(ji int32, j *job) {
 			}
 		}
 	}
-	slices.Sort(nodePairs)
-	slices.Sort(rackPairs)
+	nodePairs = e.sortPairs(nodePairs, nodes)
+	rackPairs = e.sortPairs(rackPairs, racks)
 	j.byNode.build(nodePairs)
 	j.byRack.build(rackPairs)
+	e.scratch[0], e.scratch[1] = nodePairs, rackPairs
+}
+
+// sortPairs sorts (key<<32 | task) pairs whose tasks were appended in
+// increasing order, for keys below nkeys: insertion sort when short, a
+// stable counting sort by key otherwise.
+func (e *Engine) sortPairs(p []uint64, nkeys int32) []uint64 {
+	if len(p) <= 4*int(nkeys) || len(p) < 256 {
+		slices.Sort(p)
+		return p
+	}
+	count := e.counts[:0]
+	for range nkeys + 1 {
+		count = append(count, 0)
+	}
+	for _, x := range p {
+		count[(x>>32)+1]++
+	}
+	for k := int32(1); k <= nkeys; k++ {
+		count[k] += count[k-1]
+	}
+	out := e.scratch[2][:0]
+	out = append(out, p...)
+	for _, x := range p {
+		k := x >> 32
+		out[count[k]] = x
+		count[k]++
+	}
+	e.counts = count
+	e.scratch[2] = p
+	return out
 }
 
 func (e *Engine) rackFull(chosen []int32, rack int32) bool {
@@ -340,19 +379,37 @@ func (e *Engine) wantsHeartbeat(n *node) bool {
 	return e.pre != nil && len(n.running) > 0 && e.pre.WantsBusyHeartbeats(&e.view)
 }
 
-// wake queues node ni's next heartbeat on its grid if it wants one and has
-// none queued. Silent nodes cost no events.
+// Heartbeats. Node i reports at its grid times phase_i + k·H, phases
+// staggered evenly over the interval H, plus out-of-band heartbeats when
+// enabled. A node that has nothing to do is silent: it costs no events.
+// A node wakes individually when one of its slots frees (wake); when work
+// appears for silent nodes (demand rising from zero, or a preempting
+// policy's wishes changing), a sweep visits the silent nodes one at a time
+// in grid order, at their grid times, and stops as soon as a whole cycle
+// finds none that wants to heartbeat. The sweep gives every silent node
+// the heartbeat it would have had at its grid time, for one queued event
+// instead of one per node.
+
+// nextGrid is node ni's first grid time strictly after after and not
+// before the current time.
+func (e *Engine) nextGrid(ni int32, after Time) Time {
+	p := e.nodes[ni].phase
+	from := max(after+1, e.now)
+	if from <= p {
+		return p
+	}
+	k := (from - p + e.interval - 1) / e.interval
+	return p + k*e.interval
+}
+
+// wake queues node ni's next grid heartbeat if it wants one and has none
+// queued.
 func (e *Engine) wake(ni int32) {
 	n := &e.nodes[ni]
 	if n.hbQueued || !e.wantsHeartbeat(n) {
 		return
 	}
-	next := n.lastHB + e.interval
-	if next < e.now {
-		k := (e.now - n.lastHB + e.interval - 1) / e.interval
-		next = n.lastHB + k*e.interval
-	}
-	e.queueHeartbeat(ni, next)
+	e.queueHeartbeat(ni, e.nextGrid(ni, n.lastHB))
 }
 
 // queueHeartbeat queues a heartbeat of node ni at time at, superseding any
@@ -364,22 +421,84 @@ func (e *Engine) queueHeartbeat(ni int32, at Time) {
 	e.q.push(event{at: at, kind: evHeartbeat, idx: ni, gen: n.hbGen})
 }
 
-func (e *Engine) wakeAll() {
+// startSweep starts a sweep at the silent node that wants a heartbeat and
+// whose grid time comes first, unless the sweep under way gets there
+// first.
+func (e *Engine) startSweep() {
+	best, at := int32(-1), Never
 	for i := range e.nodes {
-		e.wake(int32(i))
+		n := &e.nodes[i]
+		if n.hbQueued || !e.wantsHeartbeat(n) {
+			continue
+		}
+		if t := e.nextGrid(int32(i), n.lastHB); t < at {
+			best, at = int32(i), t
+		}
+	}
+	if best >= 0 && (!e.sweeping || at < e.sweepAt) {
+		e.pushSweep(best, at)
 	}
 }
 
-func (e *Engine) heartbeat(ev event) {
+// pushSweep queues the sweep's next step, superseding any queued one.
+func (e *Engine) pushSweep(ni int32, at Time) {
+	e.sweeping = true
+	e.sweepAt = at
+	e.sweepGen++
+	e.q.push(event{at: at, kind: evSweep, idx: ni, gen: e.sweepGen})
+}
+
+// sweep gives node ev.idx its grid heartbeat if it is still silent and
+// wants one, then moves on to the next silent node in grid order that
+// wants one. Nodes that want nothing now can only start wanting through a
+// freed slot (they are woken then) or new work (a new sweep starts).
+func (e *Engine) sweep(ev event) {
+	if ev.gen != e.sweepGen {
+		return // superseded by an earlier-starting sweep
+	}
 	ni := ev.idx
 	n := &e.nodes[ni]
+	if !n.hbQueued && e.wantsHeartbeat(n) && e.nextGrid(ni, n.lastHB) == e.now {
+		e.doHeartbeat(ni)
+	}
+	e.sweeping = false
+	if !e.silentWork() {
+		return
+	}
+	nn := int32(len(e.nodes))
+	for k := int32(1); k <= nn; k++ {
+		i := (ni + k) % nn
+		c := &e.nodes[i]
+		if c.hbQueued || !e.wantsHeartbeat(c) {
+			continue
+		}
+		e.pushSweep(i, e.nextGrid(i, c.lastHB))
+		return
+	}
+}
+
+// silentWork reports whether a silent node could have anything to do:
+// tasks waiting to launch, or a preempting policy wanting heartbeats. (A
+// node with a suspended task and a free slot is woken when the slot frees.)
+func (e *Engine) silentWork() bool {
+	return e.demand[Map] > 0 || e.demand[Reduce] > 0 || (e.pre != nil && e.pre.WantsBusyHeartbeats(&e.view))
+}
+
+func (e *Engine) heartbeat(ev event) {
+	n := &e.nodes[ev.idx]
 	if ev.gen != n.hbGen || !n.hbQueued {
 		return // superseded by an out-of-band heartbeat
 	}
 	n.hbQueued = false
-	if !n.alive || !e.wantsHeartbeat(n) {
-		return
+	if n.alive && e.wantsHeartbeat(n) {
+		e.doHeartbeat(ev.idx)
 	}
+}
+
+// doHeartbeat hands node ni to the policy and queues its next heartbeat if
+// it still has something to do.
+func (e *Engine) doHeartbeat(ni int32) {
+	n := &e.nodes[ni]
 	n.lastHB = e.now
 	e.stats.Events++
 	e.stats.Heartbeats++

@@ -126,7 +126,6 @@ func (e *Engine) nodeRecover(ni int32) {
 	n.alive = true
 	e.aliveSlots[Map] += int32(e.cfg.MapSlots)
 	e.aliveSlots[Reduce] += int32(e.cfg.ReduceSlots)
-	n.lastHB = e.now - e.interval + n.phase%e.interval
 	e.notify(Event{Kind: NodeRecovered, Node: ni})
 	e.q.push(event{at: e.failureDelay(int(ni), 2*n.fails, e.cfg.MTBF), kind: evNodeFail, idx: ni})
 	e.wake(ni)

@@ -10,32 +10,27 @@ const (
 	evNodeRecover
 	evArrival
 	evHeartbeat
+	evSweep
 )
 
 // event is an entry of the engine's queue. Task-end events carry the
-// attempt generation so that ends of killed or suspended attempts are
-// recognised as stale and dropped.
+// attempt generation, heartbeat and sweep events their own, so that
+// superseded events are recognised as stale and dropped.
 type event struct {
 	at   Time
-	seq  uint64
-	kind eventKind
+	key  uint64 // kind in the top 4 bits, then the insertion sequence
 	job  int32
 	idx  int32 // task index, or node for node events
 	gen  int32
 	rk   TaskKind
+	kind eventKind
 }
 
 func (a *event) less(b *event) bool {
-	if a.at != b.at {
-		return a.at < b.at
-	}
-	if a.kind != b.kind {
-		return a.kind < b.kind
-	}
-	return a.seq < b.seq
+	return a.at < b.at || (a.at == b.at && a.key < b.key)
 }
 
-// eventQueue is a binary min-heap ordered by (time, kind, insertion
+// eventQueue is a 4-ary min-heap ordered by (time, kind, insertion
 // sequence): a total order, so equal-time events always pop the same way.
 type eventQueue struct {
 	h   []event
@@ -45,47 +40,51 @@ type eventQueue struct {
 func (q *eventQueue) len() int { return len(q.h) }
 
 func (q *eventQueue) push(e event) {
-	e.seq = q.seq
+	e.key = uint64(e.kind)<<60 | q.seq
 	q.seq++
 	q.h = append(q.h, e)
-	i := len(q.h) - 1
+	h := q.h
+	i := len(h) - 1
 	for i > 0 {
-		p := (i - 1) / 2
-		if !q.h[i].less(&q.h[p]) {
+		p := (i - 1) / 4
+		if !h[i].less(&h[p]) {
 			break
 		}
-		q.h[i], q.h[p] = q.h[p], q.h[i]
+		h[i], h[p] = h[p], h[i]
 		i = p
 	}
 }
 
 func (q *eventQueue) pop() event {
-	top := q.h[0]
-	n := len(q.h) - 1
-	q.h[0] = q.h[n]
-	q.h = q.h[:n]
+	h := q.h
+	top := h[0]
+	n := len(h) - 1
+	last := h[n]
+	h = h[:n]
+	q.h = h
+	if n == 0 {
+		return top
+	}
+	// Sift the last element down from the root.
 	i := 0
 	for {
-		l := 2*i + 1
-		if l >= n {
+		c := 4*i + 1
+		if c >= n {
 			break
 		}
-		m := l
-		if r := l + 1; r < n && q.h[r].less(&q.h[l]) {
-			m = r
+		m := c
+		end := min(c+4, n)
+		for k := c + 1; k < end; k++ {
+			if h[k].less(&h[m]) {
+				m = k
+			}
 		}
-		if !q.h[m].less(&q.h[i]) {
+		if !h[m].less(&last) {
 			break
 		}
-		q.h[i], q.h[m] = q.h[m], q.h[i]
+		h[i] = h[m]
 		i = m
 	}
+	h[i] = last
 	return top
-}
-
-func (q *eventQueue) peekTime() Time {
-	if len(q.h) == 0 {
-		return Never
-	}
-	return q.h[0].at
 }

@@ -1,0 +1,14 @@
+// Package results stores what a replay produced as Arrow IPC files that
+// notebooks (pandas, polars, DuckDB) open directly:
+//
+//   - jobs.arrow: one row per job (submit, phase ends, sojourn times, kills,
+//     suspensions, locality of its maps);
+//   - tasks.arrow: one row per task segment (an uninterrupted stretch of an
+//     attempt on a slot), with its node, times, swap time and outcome;
+//   - occupancy.arrow: a per-job slot occupancy time series.
+//
+// Every time is in seconds from the start of the workload. Every file
+// carries the schema version, its kind, the policy, the seed and the
+// cluster and trace parameters in its schema metadata. Columns lists each
+// schema with units. Files are written atomically.
+package results

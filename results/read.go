@@ -1,0 +1,113 @@
+package results
+
+import (
+	"fmt"
+	"math"
+	"os"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/ipc"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+)
+
+// Jobs is jobs.arrow read back in columns. Null times are NaN.
+type Jobs struct {
+	Meta          map[string]string
+	Index         []int32
+	Class         []string
+	Maps, Reduces []int32
+	Submit        []float64
+	Finish        []float64
+	Sojourn       []float64
+	MapSojourn    []float64
+	ReduceSojourn []float64
+	NodeLocal     []int32
+	RackLocal     []int32
+	OffRack       []int32
+}
+
+// Len is the number of jobs.
+func (j *Jobs) Len() int { return len(j.Index) }
+
+// ReadJobs reads a jobs.arrow file. Errors name the file and, for a
+// missing or mistyped column, the column.
+func ReadJobs(path string) (out *Jobs, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = nil, fmt.Errorf("%s: corrupt Arrow data (%v)", path, p)
+		}
+	}()
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r, err := ipc.NewFileReader(f, ipc.WithAllocator(memory.NewGoAllocator()))
+	if err != nil {
+		return nil, fmt.Errorf("%s: not an Arrow IPC file: %w", path, err)
+	}
+	defer r.Close()
+	md := r.Schema().Metadata()
+	if k, _ := md.GetValue(KeyKind); k != "jobs" {
+		return nil, fmt.Errorf("%s: metadata %s is %q, want \"jobs\"", path, KeyKind, k)
+	}
+	if v, _ := md.GetValue(KeySchemaVersion); v != SchemaVersion {
+		return nil, fmt.Errorf("%s: result schema version %q, this build reads %q", path, v, SchemaVersion)
+	}
+	out = &Jobs{Meta: map[string]string{}}
+	for i, k := range md.Keys() {
+		out.Meta[k] = md.Values()[i]
+	}
+	col := func(rec arrow.Record, name string, typ arrow.DataType) (arrow.Array, error) {
+		idx := rec.Schema().FieldIndices(name)
+		if len(idx) == 0 {
+			return nil, fmt.Errorf("%s: column %s is missing", path, name)
+		}
+		a := rec.Column(idx[0])
+		if !arrow.TypeEqual(a.DataType(), typ) {
+			return nil, fmt.Errorf("%s: column %s has type %s, want %s", path, name, a.DataType(), typ)
+		}
+		return a, nil
+	}
+	for b := 0; b < r.NumRecords(); b++ {
+		rec, err := r.Record(b)
+		if err != nil {
+			return nil, fmt.Errorf("%s: record batch %d: %w", path, b, err)
+		}
+		ints := map[string]*[]int32{"job_index": &out.Index, "maps": &out.Maps, "reduces": &out.Reduces,
+			"node_local_maps": &out.NodeLocal, "rack_local_maps": &out.RackLocal, "off_rack_maps": &out.OffRack}
+		for _, name := range []string{"job_index", "maps", "reduces", "node_local_maps", "rack_local_maps", "off_rack_maps"} {
+			a, err := col(rec, name, i32)
+			if err != nil {
+				return nil, err
+			}
+			*ints[name] = append(*ints[name], a.(*array.Int32).Int32Values()...)
+		}
+		floats := map[string]*[]float64{"submit_s": &out.Submit, "finish_s": &out.Finish, "sojourn_s": &out.Sojourn,
+			"map_sojourn_s": &out.MapSojourn, "reduce_sojourn_s": &out.ReduceSojourn}
+		for _, name := range []string{"submit_s", "finish_s", "sojourn_s", "map_sojourn_s", "reduce_sojourn_s"} {
+			a, err := col(rec, name, f64)
+			if err != nil {
+				return nil, err
+			}
+			fa := a.(*array.Float64)
+			for i := 0; i < fa.Len(); i++ {
+				v := fa.Value(i)
+				if fa.IsNull(i) {
+					v = math.NaN()
+				}
+				*floats[name] = append(*floats[name], v)
+			}
+		}
+		a, err := col(rec, "class", str)
+		if err != nil {
+			return nil, err
+		}
+		sa := a.(*array.String)
+		for i := 0; i < sa.Len(); i++ {
+			out.Class = append(out.Class, sa.Value(i))
+		}
+	}
+	return out, nil
+}

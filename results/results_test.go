@@ -1,0 +1,126 @@
+package results
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow/ipc"
+
+	"sojourn/replay"
+	"sojourn/traces"
+)
+
+// testTrace is a small mixed workload: many short jobs and a few with
+// reduces, enough segments for several record batches of tasks.
+func testTrace(n int) *traces.Trace {
+	tr := &traces.Trace{Params: map[string]string{"generator": "test"}}
+	for i := 0; i < n; i++ {
+		maps := make([]float64, 1+(i*7)%40)
+		for k := range maps {
+			maps[k] = 5 + float64((i+k)%13)
+		}
+		var reds []float64
+		var sh []int64
+		if i%3 == 0 {
+			reds = []float64{20, 30}
+			sh = []int64{50e6, 70e6}
+		} else {
+			reds, sh = []float64{}, []int64{}
+		}
+		tr.Jobs = append(tr.Jobs, traces.Job{ID: int64(i), Submit: float64(i) * 2, Class: "c", Pool: "p",
+			MapDurations: maps, ReduceDurations: reds, ReduceShuffleBytes: sh, ReduceMemoryBytes: 1 << 30})
+	}
+	return tr
+}
+
+func runAndWrite(t *testing.T, dir string, tr *traces.Trace) *replay.Result {
+	t.Helper()
+	r, err := replay.Run(tr, &replay.FIFO{}, replay.Config{Nodes: 10, Seed: 3, RecordTasks: true, RecordOccupancy: true, MTBF: 2000, MTTR: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteAll(dir, r, Metadata(r, tr, nil)); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestByteIdenticalResults: the same trace, policy and seed give the same
+// bytes, whatever GOMAXPROCS is.
+func TestByteIdenticalResults(t *testing.T) {
+	tr := testTrace(3000)
+	a, b := t.TempDir(), t.TempDir()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	runAndWrite(t, a, tr)
+	runtime.GOMAXPROCS(2)
+	runAndWrite(t, b, tr)
+	for _, f := range []string{JobsFile, TasksFile, OccupancyFile} {
+		x, err := os.ReadFile(filepath.Join(a, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, _ := os.ReadFile(filepath.Join(b, f))
+		if !bytes.Equal(x, y) {
+			t.Fatalf("%s differs between two identical runs", f)
+		}
+	}
+}
+
+func TestJobsRoundTrip(t *testing.T) {
+	tr := testTrace(500)
+	dir := t.TempDir()
+	r := runAndWrite(t, dir, tr)
+	got, err := ReadJobs(filepath.Join(dir, JobsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Len() != len(r.Jobs) {
+		t.Fatalf("%d rows, want %d", got.Len(), len(r.Jobs))
+	}
+	for i, j := range r.Jobs {
+		if got.Sojourn[i] != j.Sojourn().Sec() || got.Maps[i] != j.Maps || got.NodeLocal[i] != j.NodeLocal {
+			t.Fatalf("row %d differs: %v vs %+v", i, got.Sojourn[i], j)
+		}
+		if (j.Reduces == 0) != math.IsNaN(got.ReduceSojourn[i]) {
+			t.Fatalf("row %d: reduce sojourn %v for %d reduces", i, got.ReduceSojourn[i], j.Reduces)
+		}
+	}
+	if got.Meta["scheduler"] != "fifo-minimal" || got.Meta["trace.generator"] != "test" || got.Meta["replay.seed"] != "3" {
+		t.Fatalf("metadata incomplete: %v", got.Meta)
+	}
+}
+
+// TestTasksFileReadable reads tasks.arrow, which spans several record
+// batches, with the plain Arrow reader and counts its rows.
+func TestTasksFileReadable(t *testing.T) {
+	tr := testTrace(6000)
+	dir := t.TempDir()
+	r := runAndWrite(t, dir, tr)
+	if r.Segments.Len() <= batchRows {
+		t.Fatalf("only %d segments; the test needs several batches", r.Segments.Len())
+	}
+	f, err := os.Open(filepath.Join(dir, TasksFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rd, err := ipc.NewFileReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := 0
+	for i := 0; i < rd.NumRecords(); i++ {
+		rec, err := rd.Record(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows += int(rec.NumRows())
+	}
+	if rows != r.Segments.Len() {
+		t.Fatalf("tasks.arrow has %d rows, want %d", rows, r.Segments.Len())
+	}
+}

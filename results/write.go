@@ -1,0 +1,216 @@
+package results
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/ipc"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"sojourn/internal/atomicfile"
+	"sojourn/replay"
+	"sojourn/traces"
+)
+
+// File names inside a result directory.
+const (
+	JobsFile      = "jobs.arrow"
+	TasksFile     = "tasks.arrow"
+	OccupancyFile = "occupancy.arrow"
+)
+
+const batchRows = 1 << 16
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Metadata describes a run for the schema metadata of its result files:
+// the policy, every cluster parameter, and the trace's own parameters
+// (prefixed "trace.").
+func Metadata(r *replay.Result, tr *traces.Trace, extra map[string]string) map[string]string {
+	c := r.Config
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	md := map[string]string{
+		"scheduler":                     r.Scheduler,
+		"replay.seed":                   strconv.FormatUint(c.Seed, 10),
+		"replay.nodes":                  strconv.Itoa(c.Nodes),
+		"replay.nodes_per_rack":         strconv.Itoa(c.NodesPerRack),
+		"replay.map_slots":              strconv.Itoa(c.MapSlots),
+		"replay.reduce_slots":           strconv.Itoa(c.ReduceSlots),
+		"replay.replication":            strconv.Itoa(c.Replication),
+		"replay.heartbeat_s":            f(c.Heartbeat),
+		"replay.out_of_band_heartbeat":  strconv.FormatBool(c.OutOfBandHeartbeat),
+		"replay.rack_local_factor":      f(c.RackLocalFactor),
+		"replay.off_rack_factor":        f(c.OffRackFactor),
+		"replay.slow_start":             f(c.SlowStart),
+		"replay.shuffle_bandwidth_Bps":  f(c.ShuffleBandwidth),
+		"replay.disk_bandwidth_Bps":     f(c.DiskBandwidth),
+		"replay.max_suspended_per_node": strconv.Itoa(c.MaxSuspendedPerNode),
+		"replay.mtbf_s":                 f(c.MTBF),
+		"replay.mttr_s":                 f(c.MTTR),
+		"replay.speed_sigma":            f(c.SpeedSigma),
+	}
+	if tr != nil {
+		for k, v := range tr.Params {
+			md["trace."+k] = v
+		}
+	}
+	for k, v := range extra {
+		md[k] = v
+	}
+	return md
+}
+
+// WriteAll writes jobs.arrow and, when the run recorded them, tasks.arrow
+// and occupancy.arrow into dir.
+func WriteAll(dir string, r *replay.Result, md map[string]string) error {
+	if err := WriteJobs(filepath.Join(dir, JobsFile), r, md); err != nil {
+		return err
+	}
+	if r.Config.RecordTasks {
+		if err := WriteTasks(filepath.Join(dir, TasksFile), r, md); err != nil {
+			return err
+		}
+	}
+	if r.Config.RecordOccupancy {
+		if err := WriteOccupancy(filepath.Join(dir, OccupancyFile), r, md); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeTable writes n rows in batches; fill appends rows [lo, hi) to b.
+func writeTable(path string, schema *arrow.Schema, n int, fill func(b *array.RecordBuilder, lo, hi int)) error {
+	err := atomicfile.Write(path, func(f *os.File) error {
+		mem := memory.NewGoAllocator()
+		w, err := ipc.NewFileWriter(f, ipc.WithSchema(schema), ipc.WithAllocator(mem))
+		if err != nil {
+			return err
+		}
+		b := array.NewRecordBuilder(mem, schema)
+		defer b.Release()
+		for lo := 0; lo < n || lo == 0; lo += batchRows {
+			hi := min(lo+batchRows, n)
+			fill(b, lo, hi)
+			rec := b.NewRecord()
+			err := w.Write(rec)
+			rec.Release()
+			if err != nil {
+				return err
+			}
+			if n == 0 {
+				break
+			}
+		}
+		return w.Close()
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+func nullableSec(b *array.Float64Builder, t replay.Time, valid bool) {
+	if valid {
+		b.Append(t.Sec())
+	} else {
+		b.AppendNull()
+	}
+}
+
+// WriteJobs writes one row per job.
+func WriteJobs(path string, r *replay.Result, md map[string]string) error {
+	schema := schemaOf(JobColumns, md, "jobs")
+	return writeTable(path, schema, len(r.Jobs), func(b *array.RecordBuilder, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			j := &r.Jobs[i]
+			hasR := j.Reduces > 0
+			b.Field(0).(*array.Int32Builder).Append(j.Index)
+			b.Field(1).(*array.Int64Builder).Append(j.ID)
+			b.Field(2).(*array.StringBuilder).Append(j.Class)
+			b.Field(3).(*array.StringBuilder).Append(j.Pool)
+			b.Field(4).(*array.Int32Builder).Append(j.Maps)
+			b.Field(5).(*array.Int32Builder).Append(j.Reduces)
+			b.Field(6).(*array.Float64Builder).Append(j.Submit.Sec())
+			b.Field(7).(*array.Float64Builder).Append(j.FirstLaunch.Sec())
+			b.Field(8).(*array.Float64Builder).Append(j.MapsDone.Sec())
+			nullableSec(b.Field(9).(*array.Float64Builder), j.ReducesEligible, hasR)
+			b.Field(10).(*array.Float64Builder).Append(j.Finish.Sec())
+			b.Field(11).(*array.Float64Builder).Append(j.Sojourn().Sec())
+			b.Field(12).(*array.Float64Builder).Append(j.MapSojourn().Sec())
+			nullableSec(b.Field(13).(*array.Float64Builder), j.ReduceSojourn(), hasR)
+			b.Field(14).(*array.Int32Builder).Append(j.Kills)
+			b.Field(15).(*array.Int32Builder).Append(j.Suspensions)
+			b.Field(16).(*array.Int32Builder).Append(j.Lost)
+			b.Field(17).(*array.Int32Builder).Append(j.NodeLocal)
+			b.Field(18).(*array.Int32Builder).Append(j.RackLocal)
+			b.Field(19).(*array.Int32Builder).Append(j.OffRack)
+		}
+	})
+}
+
+// appendCodes appends dictionary indices for codes into a dictionary
+// builder whose dictionary is fixed to names.
+func appendCodes[T ~uint8 | ~int8](b array.Builder, codes []T, names []string) {
+	db := b.(*array.BinaryDictionaryBuilder)
+	for _, c := range codes {
+		db.AppendString(names[c])
+	}
+}
+
+var (
+	kindNames     = []string{"map", "reduce"}
+	localityNames = []string{"node-local", "rack-local", "off-rack"}
+	outcomeNames  = []string{"finished", "suspended", "killed", "lost"}
+)
+
+// WriteTasks writes one row per task segment.
+func WriteTasks(path string, r *replay.Result, md map[string]string) error {
+	s := &r.Segments
+	schema := schemaOf(TaskColumns, md, "tasks")
+	return writeTable(path, schema, s.Len(), func(b *array.RecordBuilder, lo, hi int) {
+		b.Field(0).(*array.Int32Builder).AppendValues(s.Job[lo:hi], nil)
+		appendCodes(b.Field(1), s.Kind[lo:hi], kindNames)
+		b.Field(2).(*array.Int32Builder).AppendValues(s.Task[lo:hi], nil)
+		b.Field(3).(*array.Int32Builder).AppendValues(s.Attempt[lo:hi], nil)
+		b.Field(4).(*array.Int32Builder).AppendValues(s.Node[lo:hi], nil)
+		appendSecs(b.Field(5).(*array.Float64Builder), s.Start[lo:hi])
+		appendSecs(b.Field(6).(*array.Float64Builder), s.End[lo:hi])
+		appendSecs(b.Field(7).(*array.Float64Builder), s.Swap[lo:hi])
+		appendCodes(b.Field(8), s.Locality[lo:hi], localityNames)
+		appendCodes(b.Field(9), s.Outcome[lo:hi], outcomeNames)
+	})
+}
+
+// WriteOccupancy writes the per-job slot occupancy series.
+func WriteOccupancy(path string, r *replay.Result, md map[string]string) error {
+	o := &r.Occupancy
+	schema := schemaOf(OccupancyColumns, md, "occupancy")
+	return writeTable(path, schema, o.Len(), func(b *array.RecordBuilder, lo, hi int) {
+		appendSecs(b.Field(0).(*array.Float64Builder), o.Time[lo:hi])
+		b.Field(1).(*array.Int32Builder).AppendValues(o.Job[lo:hi], nil)
+		b.Field(2).(*array.Int32Builder).AppendValues(o.RunningMaps[lo:hi], nil)
+		b.Field(3).(*array.Int32Builder).AppendValues(o.RunningReduces[lo:hi], nil)
+		b.Field(4).(*array.Int32Builder).AppendValues(o.Suspended[lo:hi], nil)
+	})
+}
+
+func appendSecs(b *array.Float64Builder, ts []replay.Time) {
+	b.Reserve(len(ts))
+	for _, t := range ts {
+		b.UnsafeAppend(t.Sec())
+	}
+}
+
