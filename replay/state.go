@@ -43,12 +43,12 @@ type task struct {
 
 // job is the engine's record of one job of the trace.
 type job struct {
-	tj      *traces.Job
+	tj           *traces.Job
 	arrived      bool
 	done         bool
 	launchedOnce bool
-	maps    []task
-	reduces []task
+	maps         []task
+	reduces      []task
 
 	mapWork    []Time // per map: trace duration
 	reduceWork []Time // per reduce: trace duration after the shuffle

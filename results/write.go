@@ -213,4 +213,3 @@ func appendSecs(b *array.Float64Builder, ts []replay.Time) {
 		b.UnsafeAppend(t.Sec())
 	}
 }
-
