@@ -74,6 +74,11 @@ type Config struct {
 	// Horizon aborts a run whose simulated time passes it, in seconds
 	// (default 1e9 s).
 	Horizon float64
+
+	// Progress, if set, is called each time another 1% of the jobs has
+	// finished, with the jobs finished so far and in all. It must not touch
+	// the engine.
+	Progress func(finished, total int)
 }
 
 // Defaults of Config.

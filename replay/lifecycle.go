@@ -66,6 +66,12 @@ func (e *Engine) jobFinished(ji int32, j *job) {
 	j.done = true
 	j.finish = e.now
 	e.unfinished--
+	if e.cfg.Progress != nil {
+		total := len(e.jobs)
+		if done := total - e.unfinished; done*100/total != (done-1)*100/total || done == total {
+			e.cfg.Progress(done, total)
+		}
+	}
 	if e.check {
 		e.checkJob(ji, j)
 	}

@@ -21,12 +21,11 @@ const FinishedEpsilon = 1e-9
 // it could run at once. Between events the slots are shared max-min fairly by
 // water-filling: job j runs at min(c_j, L) slots, where the level L makes the
 // total min(S, Σc). The paper implements max-min fairness as a round-robin
-// over virtual slots that starts from small jobs; the HFSP code does it at
-// task granularity. Fluid water-filling is the limit of that round-robin as
-// slots become divisible, and is what this type computes: shares are exact
-// real numbers, so no job is favoured by rounding. Every ordering that could
-// depend on ties (equal caps, equal sizes, simultaneous finishes) is broken
-// by job id, so the simulation is deterministic.
+// over virtual slots that starts from small jobs, at task granularity;
+// fluid water-filling is its limit as slots become divisible. Shares are
+// exact reals, so no job gains from rounding, and every tie (equal caps or
+// sizes, simultaneous finishes) is broken by job id: the simulation is
+// deterministic.
 //
 // A job progresses at speed × its slots, in slot-seconds per second of the
 // caller's clock. Speed 1 follows the paper; the public HFSP code ages the
@@ -36,14 +35,14 @@ const FinishedEpsilon = 1e-9
 //
 // ProjectedFinish is the time a job would finish if no other job arrived.
 // The fluid system is deterministic and memoryless (its state is the
-// remaining sizes and caps), so with no outside change the trajectory seen
+// remaining sizes and caps), so without outside changes the trajectory seen
 // from any later point is the rest of the same trajectory: projected finish
 // times do not move as time advances. The cluster therefore computes the
-// whole future once, in O(n log n), after each batch of changes (Add, Update,
-// SetCap, Remove, SetSlots), and Advance merely walks along it. Advance is
-// O(1) plus O(1) per virtual completion it passes, and does not allocate;
-// every completion is processed at its exact time, with shares recomputed
-// after it, exactly as splitting the interval at each completion would.
+// whole future once, in O(n log n), after each batch of changes (Add,
+// Update, SetCap, Remove, SetSlots), and Advance walks along it in O(1) per
+// call plus O(1) per completion passed, without allocating. Each completion
+// happens at its exact time with shares recomputed after it, as if the
+// interval had been split there.
 //
 // Virtually finished jobs stay in the cluster, with their finish time and a
 // global finish sequence number, until Remove: HFSP keeps them because FSP
@@ -127,9 +126,6 @@ func (vc *VirtualCluster) find(id int64) *vjob {
 // Now returns the cluster's current time.
 func (vc *VirtualCluster) Now() float64 { return vc.now }
 
-// Slots returns the number of virtual slots.
-func (vc *VirtualCluster) Slots() float64 { return vc.slots }
-
 // Len returns the number of jobs, virtually finished or not.
 func (vc *VirtualCluster) Len() int { return len(vc.jobs) }
 
@@ -189,20 +185,8 @@ func (vc *VirtualCluster) Remove(id int64) {
 	if !ok {
 		return
 	}
-	if !vc.jobs[i].finished {
-		vc.touch()
-	}
+	vc.touch()
 	last := int32(len(vc.jobs) - 1)
-	if !vc.dirty { // keep the cached order valid: drop i, rename last to i
-		pos := slices.Index(vc.order, i)
-		vc.order = slices.Delete(vc.order, pos, pos+1)
-		if pos < vc.next {
-			vc.next--
-		}
-		if i != last {
-			vc.order[slices.Index(vc.order, last)] = i
-		}
-	}
 	vc.jobs[i] = vc.jobs[last]
 	vc.index[vc.jobs[i].id] = i
 	vc.jobs = vc.jobs[:last]
@@ -217,16 +201,22 @@ func (vc *VirtualCluster) Advance(now float64) {
 	}
 	vc.ensure()
 	vc.now = now
+	vc.settle()
+}
+
+// settle records the completions due by now, in order, and finds the
+// level segment containing now.
+func (vc *VirtualCluster) settle() {
 	for vc.next < len(vc.order) {
 		j := &vc.jobs[vc.order[vc.next]]
-		if j.finish > now {
+		if j.finish > vc.now {
 			break
 		}
 		vc.seq++
 		j.finished, j.seq = true, vc.seq
 		vc.next++
 	}
-	for vc.seg+1 < len(vc.segT) && vc.segT[vc.seg+1] <= now {
+	for vc.seg+1 < len(vc.segT) && vc.segT[vc.seg+1] <= vc.now {
 		vc.seg++
 	}
 }
@@ -312,6 +302,7 @@ func (vc *VirtualCluster) ensure() {
 	if vc.dirty {
 		vc.project()
 		vc.dirty = false
+		vc.settle() // jobs too small to age
 	}
 }
 
@@ -325,25 +316,16 @@ func (vc *VirtualCluster) ensure() {
 // heap of capped finish times, gives every finish time in O(n log n).
 func (vc *VirtualCluster) project() {
 	now := vc.now
-	byWork := vc.byWork[:0]
+	byWork, byCap := vc.byWork[:0], vc.byCap[:0]
 	for i := range vc.jobs {
 		j := &vc.jobs[i]
-		if !j.finished && j.work <= FinishedEpsilon {
-			byWork = append(byWork, int32(i))
-		}
-	}
-	slices.SortFunc(byWork, vc.byID)
-	for _, i := range byWork { // too small to age: finished now, by id
-		vc.seq++
-		j := &vc.jobs[i]
-		j.work, j.finished, j.seq, j.finish = 0, true, vc.seq, now
-	}
-	byWork, byCap := byWork[:0], vc.byCap[:0]
-	for i := range vc.jobs {
-		j := &vc.jobs[i]
-		j.state = stDone
-		if !j.finished {
-			j.state, j.capAt, j.gAtCap = stLevel, math.Inf(1), 0
+		switch {
+		case j.finished:
+			j.state = stDone
+		case j.work <= FinishedEpsilon: // too small to age: finishes now
+			j.state, j.finish = stDone, now
+		default:
+			j.state, j.finish, j.capAt, j.gAtCap = stLevel, math.Inf(1), math.Inf(1), 0
 			byWork = append(byWork, int32(i))
 			byCap = append(byCap, int32(i))
 		}
@@ -372,9 +354,8 @@ func (vc *VirtualCluster) project() {
 				break
 			}
 			j.state, j.capAt, j.gAtCap = stCapped, t, g
-			j.finish = math.Inf(1)
 			if j.cap > 0 {
-				j.finish = t + (j.work-g)/(vc.speed*j.cap)
+				j.finish = t + max(j.work-g, 0)/(vc.speed*j.cap)
 			}
 			capped += j.cap
 			atLevel--
@@ -393,7 +374,7 @@ func (vc *VirtualCluster) project() {
 				pw++
 			}
 			if level > 0 {
-				tl = t + (vc.jobs[byWork[pw]].work-g)/(vc.speed*level)
+				tl = t + max(vc.jobs[byWork[pw]].work-g, 0)/(vc.speed*level)
 			}
 		}
 		tc := math.Inf(1)
@@ -401,12 +382,7 @@ func (vc *VirtualCluster) project() {
 			tc = vc.jobs[vc.heap[0]].finish
 		}
 		switch {
-		case math.IsInf(tl, 1) && math.IsInf(tc, 1):
-			for _, i := range byWork[pw:] {
-				if vc.jobs[i].state == stLevel {
-					vc.jobs[i].finish = tl
-				}
-			}
+		case math.IsInf(tl, 1) && math.IsInf(tc, 1): // the rest never finish
 			vc.byWork, vc.byCap = byWork, byCap
 			vc.buildOrder()
 			return
@@ -434,18 +410,18 @@ func (vc *VirtualCluster) buildOrder() {
 	for i := range vc.jobs {
 		vc.order = append(vc.order, int32(i))
 	}
+	// Recorded finishes are ≤ now ≤ projected ones, and sequence numbers
+	// follow recorded finish times; unfinished jobs rank after finished
+	// ones that finished at the same time.
+	seqKey := func(j *vjob) int {
+		if j.finished {
+			return j.seq
+		}
+		return math.MaxInt
+	}
 	slices.SortFunc(vc.order, func(a, b int32) int {
 		ja, jb := &vc.jobs[a], &vc.jobs[b]
-		switch {
-		case ja.finished != jb.finished:
-			if ja.finished {
-				return -1
-			}
-			return 1
-		case ja.finished:
-			return cmp.Compare(ja.seq, jb.seq)
-		}
-		return cmp.Or(cmp.Compare(ja.finish, jb.finish), cmp.Compare(ja.id, jb.id))
+		return cmp.Or(cmp.Compare(ja.finish, jb.finish), cmp.Compare(seqKey(ja), seqKey(jb)), cmp.Compare(ja.id, jb.id))
 	})
 	vc.next = 0
 	for vc.next < len(vc.order) && vc.jobs[vc.order[vc.next]].finished {
@@ -462,13 +438,8 @@ func (vc *VirtualCluster) heapLess(a, b int32) bool {
 
 func (vc *VirtualCluster) push(i int32) {
 	h := append(vc.heap, i)
-	for k := len(h) - 1; k > 0; {
-		p := (k - 1) / 2
-		if !vc.heapLess(h[k], h[p]) {
-			break
-		}
-		h[k], h[p] = h[p], h[k]
-		k = p
+	for k := len(h) - 1; k > 0 && vc.heapLess(h[k], h[(k-1)/2]); k = (k - 1) / 2 {
+		h[k], h[(k-1)/2] = h[(k-1)/2], h[k]
 	}
 	vc.heap = h
 }
@@ -478,11 +449,7 @@ func (vc *VirtualCluster) pop() int32 {
 	top, n := h[0], len(h)-1
 	h[0] = h[n]
 	h = h[:n]
-	for k := 0; ; {
-		c := 2*k + 1
-		if c >= n {
-			break
-		}
+	for k, c := 0, 1; c < n; k, c = c, 2*c+1 {
 		if c+1 < n && vc.heapLess(h[c+1], h[c]) {
 			c++
 		}
@@ -490,7 +457,6 @@ func (vc *VirtualCluster) pop() int32 {
 			break
 		}
 		h[k], h[c] = h[c], h[k]
-		k = c
 	}
 	vc.heap = h
 	return top

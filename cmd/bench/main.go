@@ -30,6 +30,7 @@ func newApp() *cli.App {
 		Commands: []*cli.Command{
 			generateCommand(),
 			inspectCommand(),
+			replayCommand(),
 		},
 		HideHelpCommand: false,
 		Suggest:         true,
