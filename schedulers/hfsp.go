@@ -1,0 +1,468 @@
+package schedulers
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+
+	"sojourn/replay"
+)
+
+// HFSP is the Hadoop Fair Sojourn Protocol (Pastorelli et al., Section 3):
+// the map and the reduce phase of every job are scheduled as separate jobs;
+// a virtual cluster per phase, with the real cluster's slots, ages every
+// job under max-min fair processor sharing, and real slots go to jobs in
+// increasing order of their completion time there. Sizes start as ξ·k·l
+// and are re-estimated from the first s "sample" tasks of each phase.
+// Reduces are preempted eagerly (suspend/resume), by waiting, or by
+// killing; maps wait.
+type HFSP struct {
+	o     hfspOptions
+	vc    [2]*VirtualCluster
+	jobs  []hfspJob
+	order [2][]int64
+	// jobsInTraining per phase, in arrival order.
+	training [2][]int32
+	// zombies finished for real but not yet in the virtual cluster.
+	zombies [2][]int32
+	// trainingRunning counts running sample tasks per phase.
+	trainingRunning [2]int
+	trainSlots      [2]int
+	// past task sizes per phase, for the initial estimate's l.
+	pastSum   [2]float64
+	pastCount [2]int
+	rng       *rand.Rand
+	delay     replay.Time
+	// preemptWanted caches whether some reduce job waits for slots held by
+	// a larger job; recomputed lazily after events.
+	preemptWanted, preemptDirty bool
+	alloc                       []int32 // scratch: per order position, slots allotted
+	triedLate                   []int32 // scratch of the late=ps scan
+}
+
+type hfspJob struct {
+	arrived, realDone [2]bool
+	inVC              [2]bool
+	tasks             [2]int
+	trained           [2]bool
+	samples           [2][]int32 // indices of sample tasks, in launch order
+	estimate          [2]float64 // size given to the virtual cluster (slot-s)
+	errFactor         float64    // map estimate error multiplier
+	// delay scheduling state (maps)
+	skipping  bool
+	skipSince replay.Time
+}
+
+type hfspOptions struct {
+	samples        int
+	xi             float64
+	delta          float64
+	fit            string
+	initialTask    float64
+	trainMapSlots  int
+	trainRedSlots  int
+	late           string
+	preemption     string
+	delay          float64
+	virtualSpeed   float64
+	resetAging     bool
+	errorModel     string
+	alpha          float64
+	sigma          float64
+	errorSeed      uint64
+	trueSizesMaps  bool
+	trueSizesReds  bool
+	priorityWeight bool
+}
+
+var hfspOptionList = []Option{
+	{"samples", "5", "s: sample tasks per phase whose durations estimate the phase's size"},
+	{"xi", "1", "ξ ≥ 1: initial size ξ·k·l of a phase with k tasks (l: mean size of past tasks)"},
+	{"delta", "60", "Δ in seconds: a running reduce sample is extrapolated after Δ s of its reduce function"},
+	{"fit", "uniform", "distribution fitted (least squares on the ECDF) to sample durations: uniform"},
+	{"initial-task", "60", "l in seconds before any task of the phase has finished"},
+	{"train-map-slots", "-1", "map slots kept for sample tasks; -1 = 10% of the map slots"},
+	{"train-reduce-slots", "-1", "reduce slots kept for sample tasks; -1 = 10% of the reduce slots"},
+	{"late", "fifo", "jobs done in the virtual cluster but not for real: fifo (in virtual finish order, the paper's rule) or ps (share slots equally)"},
+	{"preemption", "eager", "reduce preemption: eager (suspend youngest, resume oldest, wait past the node's cap), wait, or kill"},
+	{"locality-delay", "-1", "delay scheduling wait D in seconds before rack-local (off-rack after 2D); -1 = min(15, 1.5 × heartbeat); 0 = off"},
+	{"virtual-speed", "1", "aging speed of the virtual cluster (the public HFSP code uses 0.5)"},
+	{"reset-aging", "false", "on re-estimation restart the virtual job from the new size (the public code) instead of keeping its attained service"},
+	{"error", "uniform", "estimation error model on map sizes: uniform (× U[1−alpha, 1+alpha]) or lognormal (× exp(N(0, sigma)))"},
+	{"alpha", "0", "α of the uniform error model (0: no error)"},
+	{"sigma", "0", "σ of the log-normal error model"},
+	{"error-seed", "1", "seed of the error draws (one per job)"},
+	{"oracle", "none", "true sizes instead of estimates: none, maps, reduces or both (FSP)"},
+}
+
+var _ replay.Scheduler = (*HFSP)(nil)
+var _ replay.Preempter = (*HFSP)(nil)
+var _ replay.Starter = (*HFSP)(nil)
+
+func init() {
+	mustRegister(Policy{
+		Name:    "hfsp",
+		Summary: "HFSP: size-based, virtual-cluster aging (FSP), eager preemption of reduces",
+		Options: hfspOptionList,
+		New:     func(s Settings) (replay.Scheduler, error) { return NewHFSP(s) },
+	})
+}
+
+// NewHFSP builds HFSP from its settings (see the Option list).
+func NewHFSP(s Settings) (*HFSP, error) {
+	var o hfspOptions
+	var err error
+	get := func(f func() error) {
+		if err == nil {
+			err = f()
+		}
+	}
+	get(func() (e error) { o.samples, e = s.Int("samples"); return })
+	get(func() (e error) { o.xi, e = s.Float("xi"); return })
+	get(func() (e error) { o.delta, e = s.Float("delta"); return })
+	get(func() (e error) { o.fit, e = s.OneOf("fit", "uniform"); return })
+	get(func() (e error) { o.initialTask, e = s.Float("initial-task"); return })
+	get(func() (e error) { o.trainMapSlots, e = s.Int("train-map-slots"); return })
+	get(func() (e error) { o.trainRedSlots, e = s.Int("train-reduce-slots"); return })
+	get(func() (e error) { o.late, e = s.OneOf("late", "fifo", "ps"); return })
+	get(func() (e error) { o.preemption, e = s.OneOf("preemption", "eager", "wait", "kill"); return })
+	get(func() (e error) { o.delay, e = s.Float("locality-delay"); return })
+	get(func() (e error) { o.virtualSpeed, e = s.Float("virtual-speed"); return })
+	get(func() (e error) { o.resetAging, e = s.Bool("reset-aging"); return })
+	get(func() (e error) { o.errorModel, e = s.OneOf("error", "uniform", "lognormal"); return })
+	get(func() (e error) { o.alpha, e = s.Float("alpha"); return })
+	get(func() (e error) { o.sigma, e = s.Float("sigma"); return })
+	get(func() (e error) {
+		v, e := strconv.ParseUint(s.String("error-seed"), 10, 64)
+		if e != nil {
+			return fmt.Errorf("hfsp.error-seed: %q is not a non-negative integer", s.String("error-seed"))
+		}
+		o.errorSeed = v
+		return nil
+	})
+	get(func() error {
+		v, e := s.OneOf("oracle", "none", "maps", "reduces", "both")
+		o.trueSizesMaps = v == "maps" || v == "both"
+		o.trueSizesReds = v == "reduces" || v == "both"
+		return e
+	})
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case o.samples < 1:
+		return nil, fmt.Errorf("hfsp.samples: %d; want >= 1", o.samples)
+	case !(o.xi >= 1):
+		return nil, fmt.Errorf("hfsp.xi: %v; want >= 1", o.xi)
+	case !(o.delta > 0):
+		return nil, fmt.Errorf("hfsp.delta: %v; want > 0 seconds", o.delta)
+	case !(o.initialTask > 0):
+		return nil, fmt.Errorf("hfsp.initial-task: %v; want > 0 seconds", o.initialTask)
+	case o.alpha < 0 || o.alpha > 1:
+		return nil, fmt.Errorf("hfsp.alpha: %v; want 0 to 1", o.alpha)
+	case o.sigma < 0:
+		return nil, fmt.Errorf("hfsp.sigma: %v; want >= 0", o.sigma)
+	case !(o.virtualSpeed > 0):
+		return nil, fmt.Errorf("hfsp.virtual-speed: %v; want > 0", o.virtualSpeed)
+	case o.delay < 0 && o.delay != -1:
+		return nil, fmt.Errorf("hfsp.locality-delay: %v; want -1 (auto), 0 (off) or seconds", o.delay)
+	}
+	return &HFSP{o: o}, nil
+}
+
+// Name implements replay.Scheduler.
+func (h *HFSP) Name() string { return "hfsp" }
+
+// Start implements replay.Starter.
+func (h *HFSP) Start(v *replay.View) error {
+	h.jobs = make([]hfspJob, v.Jobs())
+	for k := replay.Map; k <= replay.Reduce; k++ {
+		h.vc[k] = NewVirtualCluster(float64(v.Slots(k)), h.o.virtualSpeed)
+	}
+	h.trainSlots[replay.Map] = trainSlots(h.o.trainMapSlots, v.Slots(replay.Map))
+	h.trainSlots[replay.Reduce] = trainSlots(h.o.trainRedSlots, v.Slots(replay.Reduce))
+	h.rng = rand.New(rand.NewPCG(h.o.errorSeed, 0x4f5e))
+	switch {
+	case h.o.delay < 0:
+		h.delay = min(15*replay.Second, v.HeartbeatInterval()*3/2)
+	default:
+		h.delay = replay.Seconds(h.o.delay)
+	}
+	return nil
+}
+
+func trainSlots(opt, slots int) int {
+	if opt < 0 {
+		return int(math.Ceil(0.1 * float64(slots)))
+	}
+	return opt
+}
+
+// errorFactor draws job j's map estimation error; it depends only on the
+// seed and the job, so a sweep over alpha changes nothing else.
+func (h *HFSP) errorFactor(j int32) float64 {
+	rng := rand.New(rand.NewPCG(h.o.errorSeed, uint64(j)+1))
+	switch {
+	case h.o.errorModel == "lognormal" && h.o.sigma > 0:
+		return math.Exp(h.o.sigma * rng.NormFloat64())
+	case h.o.alpha > 0:
+		return 1 - h.o.alpha + 2*h.o.alpha*rng.Float64()
+	}
+	return 1
+}
+
+// OnEvent implements replay.Scheduler.
+func (h *HFSP) OnEvent(ev replay.Event, v *replay.View) {
+	now := v.Now().Sec()
+	h.advance(now)
+	h.preemptDirty = true
+	switch ev.Kind {
+	case replay.JobArrived:
+		h.arrive(ev.Job, v)
+	case replay.TaskFinished:
+		h.taskFinished(ev.Task, v)
+	case replay.TaskKilled, replay.TaskLost, replay.TaskSuspended:
+		if h.isSample(ev.Task) {
+			h.trainingRunning[ev.Task.Kind]--
+		}
+	case replay.TaskResumed:
+		if h.isSample(ev.Task) {
+			h.trainingRunning[ev.Task.Kind]++
+		}
+	case replay.NodeFailed, replay.NodeRecovered:
+		for k := replay.Map; k <= replay.Reduce; k++ {
+			h.vc[k].SetSlots(float64(v.Slots(k)))
+		}
+	}
+}
+
+func (h *HFSP) advance(now float64) {
+	for k := replay.Map; k <= replay.Reduce; k++ {
+		h.vc[k].Advance(now)
+		z := h.zombies[k][:0]
+		for _, j := range h.zombies[k] {
+			if _, _, done := h.vc[k].Finished(int64(j)); done {
+				h.vc[k].Remove(int64(j))
+				h.jobs[j].inVC[k] = false
+			} else {
+				z = append(z, j)
+			}
+		}
+		h.zombies[k] = z
+	}
+}
+
+func (h *HFSP) arrive(j int32, v *replay.View) {
+	jv := v.Job(j)
+	hj := &h.jobs[j]
+	hj.errFactor = h.errorFactor(j)
+	for k := replay.Map; k <= replay.Reduce; k++ {
+		n := jv.Tasks(k)
+		if n == 0 {
+			continue
+		}
+		hj.arrived[k] = true
+		hj.tasks[k] = n
+		size := h.o.xi * float64(n) * h.pastTask(k)
+		if h.trueSize(k) {
+			size = trueSize(jv, k)
+			hj.trained[k] = true
+		} else {
+			h.training[k] = append(h.training[k], j)
+		}
+		hj.estimate[k] = size
+		hj.inVC[k] = true
+		h.vc[k].Add(int64(j), size, float64(n))
+	}
+}
+
+func (h *HFSP) trueSize(k replay.TaskKind) bool {
+	if k == replay.Map {
+		return h.o.trueSizesMaps
+	}
+	return h.o.trueSizesReds
+}
+
+// trueSize is the serialized size of a phase from the trace: the sum of its
+// task durations (for reduces, including the shuffle transfer).
+func trueSize(jv replay.JobView, k replay.TaskKind) float64 {
+	tj := jv.Trace()
+	var s float64
+	if k == replay.Map {
+		for _, d := range tj.MapDurations {
+			s += d
+		}
+		return s
+	}
+	for _, d := range tj.ReduceDurations {
+		s += d
+	}
+	return s
+}
+
+func (h *HFSP) pastTask(k replay.TaskKind) float64 {
+	if h.pastCount[k] == 0 {
+		return h.o.initialTask
+	}
+	return h.pastSum[k] / float64(h.pastCount[k])
+}
+
+func (h *HFSP) isSample(t replay.TaskRef) bool {
+	for _, s := range h.jobs[t.Job].samples[t.Kind] {
+		if s == t.Index {
+			return true
+		}
+	}
+	return false
+}
+
+func (h *HFSP) taskFinished(t replay.TaskRef, v *replay.View) {
+	hj := &h.jobs[t.Job]
+	tv := v.Task(t)
+	h.pastSum[t.Kind] += tv.RunTime().Sec()
+	h.pastCount[t.Kind]++
+	if h.isSample(t) {
+		h.trainingRunning[t.Kind]--
+	}
+	jv := v.Job(t.Job)
+	if jv.Finished(t.Kind) == jv.Tasks(t.Kind) {
+		// The phase is over for real; it stays in the virtual cluster
+		// until it finishes there too (FSP ages it to completion).
+		hj.realDone[t.Kind] = true
+		h.endTraining(t.Job, t.Kind)
+		if hj.inVC[t.Kind] {
+			if _, _, done := h.vc[t.Kind].Finished(int64(t.Job)); done {
+				h.vc[t.Kind].Remove(int64(t.Job))
+				hj.inVC[t.Kind] = false
+			} else {
+				h.zombies[t.Kind] = append(h.zombies[t.Kind], t.Job)
+			}
+		}
+		return
+	}
+	if !hj.trained[t.Kind] {
+		h.tryEstimate(t.Job, t.Kind, v)
+	}
+}
+
+func (h *HFSP) endTraining(j int32, k replay.TaskKind) {
+	h.jobs[j].trained[k] = true
+	for i, x := range h.training[k] {
+		if x == j {
+			h.training[k] = append(h.training[k][:i], h.training[k][i+1:]...)
+			return
+		}
+	}
+}
+
+// sampleTarget is the number of samples of phase k of job j: s, or all
+// its tasks if it has fewer.
+func (h *HFSP) sampleTarget(jv replay.JobView, k replay.TaskKind) int {
+	return min(h.o.samples, jv.Tasks(k))
+}
+
+// tryEstimate re-estimates a phase once all its samples have reported:
+// maps when they finished; reduces when each finished or ran its reduce
+// function for Δ seconds.
+func (h *HFSP) tryEstimate(j int32, k replay.TaskKind, v *replay.View) {
+	hj := &h.jobs[j]
+	jv := v.Job(j)
+	if len(hj.samples[k]) < h.sampleTarget(jv, k) {
+		return
+	}
+	var size float64
+	n := float64(jv.Tasks(k))
+	if k == replay.Map {
+		durs := make([]float64, 0, len(hj.samples[k]))
+		for _, s := range hj.samples[k] {
+			tv := v.Task(replay.TaskRef{Job: j, Kind: k, Index: s})
+			if !tv.Done() {
+				return
+			}
+			durs = append(durs, tv.RunTime().Sec())
+		}
+		size = FitUniformMean(durs) * n * hj.errFactor
+	} else {
+		var shuffleW, weights float64
+		execs := make([]float64, 0, len(hj.samples[k]))
+		now := v.Now()
+		for _, s := range hj.samples[k] {
+			tv := v.Task(replay.TaskRef{Job: j, Kind: k, Index: s})
+			shuffled, shuffleEnd, progress := tv.ReducePhase()
+			if !shuffled {
+				return
+			}
+			var exec float64
+			switch {
+			case tv.Done():
+				exec = (tv.Finish() - shuffleEnd).Sec()
+			case (now-shuffleEnd).Sec() >= h.o.delta && progress > 0:
+				exec = (now - shuffleEnd).Sec() / progress
+			default:
+				return
+			}
+			w := float64(tv.ShuffleBytes()) + 1
+			shuffleW += w * (shuffleEnd - tv.AttemptStart()).Sec()
+			weights += w
+			execs = append(execs, exec)
+		}
+		size = shuffleW/weights*n + FitUniformMean(execs)*n
+	}
+	h.endTraining(j, k)
+	h.reestimate(j, k, size)
+}
+
+// reestimate gives phase k of job j a new size. By default the service it
+// attained in the virtual cluster is kept (the paper's aging); with
+// reset-aging the virtual job restarts from the new size, as the public
+// HFSP code does.
+func (h *HFSP) reestimate(j int32, k replay.TaskKind, size float64) {
+	hj := &h.jobs[j]
+	if !hj.inVC[k] {
+		return
+	}
+	vc := h.vc[k]
+	attained := hj.estimate[k] - vc.Remaining(int64(j))
+	rem := size
+	if !h.o.resetAging {
+		rem = math.Max(0, size-attained)
+	}
+	hj.estimate[k] = size
+	if _, _, done := vc.Finished(int64(j)); done && rem <= FinishedEpsilon {
+		return
+	}
+	// The virtual job can run as many tasks at once as the phase has.
+	vc.Update(int64(j), rem, float64(hj.tasks[k]))
+}
+
+// FitUniformMean fits a uniform distribution to samples by least squares
+// on their empirical CDF (points x_(i), (i−½)/n) and returns its mean. With
+// these plotting positions the fitted line passes through (x̄, ½), so the
+// mean is the sample mean; the fit is written out so that other
+// distributions can be added the same way.
+func FitUniformMean(x []float64) float64 {
+	n := float64(len(x))
+	if n == 0 {
+		return 0
+	}
+	var sx, sf, sxx, sxf float64
+	sorted := slices.Clone(x)
+	slices.Sort(sorted)
+	for i, v := range sorted {
+		f := (float64(i) + 0.5) / n
+		sx += v
+		sf += f
+		sxx += v * v
+		sxf += v * f
+	}
+	mx, mf := sx/n, sf/n
+	vx := sxx/n - mx*mx
+	if vx <= 1e-12 {
+		return mx // all samples equal: a point mass
+	}
+	slope := (sxf/n - mx*mf) / vx // 1/(b−a)
+	// F(x) = (x − a)/(b − a) = ½ at the mean.
+	return mx + (0.5-mf)/slope
+}
