@@ -50,6 +50,7 @@ type hfspJob struct {
 	samples           [2][]int32 // indices of sample tasks, in launch order
 	estimate          [2]float64 // size given to the virtual cluster (slot-s)
 	errFactor         float64    // map estimate error multiplier
+	vfinish           [2]float64 // virtual completion time, once seen
 	// delay scheduling state (maps)
 	skipping  bool
 	skipSince replay.Time
@@ -243,7 +244,8 @@ func (h *HFSP) advance(now float64) {
 		h.vc[k].Advance(now)
 		z := h.zombies[k][:0]
 		for _, j := range h.zombies[k] {
-			if _, _, done := h.vc[k].Finished(int64(j)); done {
+			if at, _, done := h.vc[k].Finished(int64(j)); done {
+				h.jobs[j].vfinish[k] = at
 				h.vc[k].Remove(int64(j))
 				h.jobs[j].inVC[k] = false
 			} else {
@@ -302,6 +304,16 @@ func trueSize(jv replay.JobView, k replay.TaskKind) float64 {
 	return s
 }
 
+// VirtualFinish is the time phase k of job j completed in the virtual
+// cluster, or NaN if it has not (yet) been seen to.
+func (h *HFSP) VirtualFinish(j int32, k replay.TaskKind) float64 {
+	hj := &h.jobs[j]
+	if hj.inVC[k] || !hj.arrived[k] {
+		return math.NaN()
+	}
+	return hj.vfinish[k]
+}
+
 func (h *HFSP) pastTask(k replay.TaskKind) float64 {
 	if h.pastCount[k] == 0 {
 		return h.o.initialTask
@@ -333,7 +345,8 @@ func (h *HFSP) taskFinished(t replay.TaskRef, v *replay.View) {
 		hj.realDone[t.Kind] = true
 		h.endTraining(t.Job, t.Kind)
 		if hj.inVC[t.Kind] {
-			if _, _, done := h.vc[t.Kind].Finished(int64(t.Job)); done {
+			if at, _, done := h.vc[t.Kind].Finished(int64(t.Job)); done {
+				hj.vfinish[t.Kind] = at
 				h.vc[t.Kind].Remove(int64(t.Job))
 				hj.inVC[t.Kind] = false
 			} else {

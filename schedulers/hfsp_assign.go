@@ -143,7 +143,11 @@ func (h *HFSP) serveJob(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool,
 		var oldest replay.TaskRef
 		found := false
 		for _, s := range hb.SuspendedHere() {
-			if s.Job == j && s.Kind == k && (!found || hb.Task(s).AttemptStart() < hb.Task(oldest).AttemptStart()) {
+			if s.Job != j || s.Kind != k {
+				continue
+			}
+			st := hb.Task(s).AttemptStart()
+			if !found || st < hb.Task(oldest).AttemptStart() || (st == hb.Task(oldest).AttemptStart() && s.Index < oldest.Index) {
 				oldest, found = s, true
 			}
 		}
@@ -321,7 +325,8 @@ func (h *HFSP) victim(hb *replay.Heartbeat, order []int64, alloc []int32, needy 
 
 // WantsBusyHeartbeats implements replay.Preempter: full nodes keep
 // reporting while some reduce job is allotted more slots than it holds and
-// a larger job holds more than it is allotted.
+// a larger job holds more than it is allotted. The answer is cached until
+// the next event.
 func (h *HFSP) WantsBusyHeartbeats(v *replay.View) bool {
 	if h.o.preemption == "wait" {
 		return false
@@ -338,7 +343,10 @@ func (h *HFSP) WantsBusyHeartbeats(v *replay.View) bool {
 		r := int32(jv.Running(replay.Reduce))
 		if alloc[i] > r && (jv.Suspended(replay.Reduce) > 0 || (jv.ReducesEligible() && jv.Pending(replay.Reduce) > 0)) {
 			needy = true
-		} else if needy && alloc[i] < r && h.jobs[int32(id)].trained[replay.Reduce] {
+		} else if needy && alloc[i] < r {
+			// Trained or not: a job still in training must keep the
+			// heartbeats coming for its samples' Δ extrapolation, after
+			// which it becomes a victim.
 			over = true
 			break
 		}
