@@ -86,13 +86,15 @@ func TestPaperFigure1HFSP(t *testing.T) {
 // and 35% of a 20-slot system (20, 11 and 7 tasks), arrive at 0, 10 and 13
 // and run 30, 10 and 10 s. Virtual PS (see fluid_test.go) completes j3 at
 // 23.5, j2 at 24.5, j1 at 39. With eager preemption of reduce tasks:
-//   t=10  j2 ranks first: 11 of j1's tasks (indices 19…9, youngest first)
-//         are suspended with 20 s left; j2 runs 10–20
-//   t=13  j3 ranks first: 7 more (8…2) are suspended with 17 s left; j3
-//         runs 13–23
-//   t=20  j2 ends; j1 resumes 11 tasks, oldest (lowest index) first: 2…8
-//         (17 s left, end at 37) and 9…12 (20 s left, end at 40)
-//   t=23  j3 ends; 13…19 resume and end at 43
+//
+//	t=10  j2 ranks first: 11 of j1's tasks (indices 19…9, youngest first)
+//	      are suspended with 20 s left; j2 runs 10–20
+//	t=13  j3 ranks first: 7 more (8…2) are suspended with 17 s left; j3
+//	      runs 13–23
+//	t=20  j2 ends; j1 resumes 11 tasks, oldest (lowest index) first: 2…8
+//	      (17 s left, end at 37) and 9…12 (20 s left, end at 40)
+//	t=23  j3 ends; 13…19 resume and end at 43
+//
 // So j2 ends at 20, j3 at 23, j1 at 43 (the fluid ideal of the figure, 39,
 // needs divisible tasks).
 func TestPaperFigure2HFSP(t *testing.T) {
