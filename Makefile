@@ -9,6 +9,8 @@ GO      ?= go
 OUT     ?= out
 BENCH   := bin/bench
 SEED    ?= 1
+POLICIES ?= $(shell $(GO) run ./cmd/bench policies 2>/dev/null || echo fifo-minimal hfsp)
+WORKLOADS := fb2009 fb2010
 
 .PHONY: all build test vet fmt-check lint experiments workloads clean
 
@@ -35,7 +37,14 @@ workloads: build
 	$(BENCH) inspect $(OUT)/workloads/fb2009.arrow
 	$(BENCH) inspect $(OUT)/workloads/fb2010.arrow
 
+# Replay every workload under every registered policy; results go to
+# $(OUT)/results/<workload>/<policy>/ and each summary is printed.
 experiments: workloads
+	@for w in $(WORKLOADS); do for p in $(POLICIES); do \
+		echo "== $$w under $$p"; \
+		$(BENCH) replay --trace $(OUT)/workloads/$$w.arrow --scheduler $$p --seed $(SEED) \
+			--out $(OUT)/results/$$w/$$p || exit 1; \
+	done; done
 
 clean:
 	rm -rf bin $(OUT)

@@ -124,3 +124,31 @@ func TestTasksFileReadable(t *testing.T) {
 		t.Fatalf("tasks.arrow has %d rows, want %d", rows, r.Segments.Len())
 	}
 }
+
+// TestDictionaryStableAcrossBatches: a category absent from the first
+// record batch (here, suspensions late in the run) must not change the
+// dictionary, which the Arrow IPC file format forbids.
+func TestDictionaryStableAcrossBatches(t *testing.T) {
+	r := &replay.Result{Config: replay.Config{RecordTasks: true}}
+	s := &r.Segments
+	for i := 0; i < 2*batchRows+5; i++ {
+		out := replay.OutcomeFinished
+		if i > batchRows+3 {
+			out = replay.Outcome(i % 4)
+		}
+		s.Job = append(s.Job, 0)
+		s.Kind = append(s.Kind, replay.TaskKind(i%2))
+		s.Task = append(s.Task, int32(i))
+		s.Attempt = append(s.Attempt, 1)
+		s.Node = append(s.Node, 0)
+		s.Start = append(s.Start, replay.Time(i))
+		s.End = append(s.End, replay.Time(i+1))
+		s.Swap = append(s.Swap, 0)
+		s.Locality = append(s.Locality, replay.Locality(i%3))
+		s.Outcome = append(s.Outcome, out)
+	}
+	path := filepath.Join(t.TempDir(), TasksFile)
+	if err := WriteTasks(path, r, nil); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -161,10 +161,19 @@ func WriteJobs(path string, r *replay.Result, md map[string]string) error {
 	})
 }
 
-// appendCodes appends dictionary indices for codes into a dictionary
-// builder whose dictionary is fixed to names.
+// appendCodes appends codes to a dictionary column. Every record batch
+// gets the same dictionary (all names, in order): the Arrow IPC file format
+// allows one dictionary per field.
 func appendCodes[T ~uint8 | ~int8](b array.Builder, codes []T, names []string) {
 	db := b.(*array.BinaryDictionaryBuilder)
+	sb := array.NewStringBuilder(memory.DefaultAllocator)
+	sb.AppendValues(names, nil)
+	dict := sb.NewStringArray()
+	if err := db.InsertStringDictValues(dict); err != nil {
+		panic("results: " + err.Error()) // cannot happen: the names are distinct strings
+	}
+	dict.Release()
+	sb.Release()
 	for _, c := range codes {
 		db.AppendString(names[c])
 	}

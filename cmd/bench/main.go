@@ -31,6 +31,7 @@ func newApp() *cli.App {
 			generateCommand(),
 			inspectCommand(),
 			replayCommand(),
+			policiesCommand(),
 		},
 		HideHelpCommand: false,
 		Suggest:         true,
