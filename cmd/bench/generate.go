@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -95,6 +96,12 @@ func runGenerate(c *cli.Context) error {
 	cfg, err := generateConfig(c)
 	if err != nil {
 		return err
+	}
+	if os.Getenv("GOGC") == "" {
+		// A large trace is mostly pointer-free task slices, cheap to scan:
+		// collecting more often keeps the peak near the live size (for
+		// 100,000 fb2010 jobs, 2.1 GB instead of 2.9 GB) and is faster.
+		defer debug.SetGCPercent(debug.SetGCPercent(25))
 	}
 	p := newProgress(c.App.ErrWriter, "generate")
 	cfg.Progress = func(done, total int) { p.say("%d/%d jobs", done, total) }
