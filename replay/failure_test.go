@@ -1,0 +1,95 @@
+package replay
+
+import (
+	"math"
+	"testing"
+)
+
+// TestNodeFailuresRequeueWork: with failures, attempts on failed nodes are
+// lost and run again elsewhere; every job still finishes and the busy slot
+// time grows by exactly the lost work.
+func TestNodeFailuresRequeueWork(t *testing.T) {
+	// 1,400 maps of 30 s keep the 40 map slots busy for about 1,000 s, so
+	// some of the ~30 expected failures must hit running tasks.
+	var jobs = make([]float64, 700)
+	for i := range jobs {
+		jobs[i] = 30
+	}
+	tr := mkTrace(t, jobSpec(0, jobs, []float64{200, 200}, 1e6, 1<<30), jobSpec(5, jobs, []float64{100}, 1e6, 1<<30))
+	base := mustRun(t, tr, &FIFO{}, Config{Nodes: 10, Seed: 4})
+	fail := mustRun(t, tr, &FIFO{}, Config{Nodes: 10, Seed: 4, MTBF: 300, MTTR: 50})
+	var lost int32
+	for _, j := range fail.Jobs {
+		lost += j.Lost
+	}
+	if lost == 0 || fail.LostWork == 0 {
+		t.Fatalf("no attempt lost with MTBF 300 s on 10 nodes (lost work %v)", fail.LostWork)
+	}
+	if base.LostWork != 0 {
+		t.Fatalf("lost work %v without failures", base.LostWork)
+	}
+	// Durations do not change with failures, so the extra busy time is the
+	// lost work (up to locality: the re-run may be less local).
+	if fail.BusySlotTime < base.BusySlotTime {
+		t.Fatalf("busy time %v with failures < %v without", fail.BusySlotTime, base.BusySlotTime)
+	}
+	s := &fail.Segments
+	lostSegs := 0
+	for i := 0; i < s.Len(); i++ {
+		if s.Outcome[i] == OutcomeLost {
+			lostSegs++
+		}
+	}
+	if lostSegs == 0 {
+		t.Fatal("no segment ends lost")
+	}
+}
+
+// TestNodeSpeed: a node twice as fast runs a task in half its trace time;
+// locality factors and speed compose.
+func TestNodeSpeed(t *testing.T) {
+	tr := mkTrace(t, jobSpec(0, []float64{10}, nil, 0, 0))
+	tr.Jobs[0].ReduceDurations, tr.Jobs[0].ReduceShuffleBytes = []float64{}, []int64{}
+	r := mustRun(t, tr, &FIFO{}, Config{Nodes: 1, MapSlots: 1, Heartbeat: 1, NodeSpeeds: []float64{2}})
+	if got := r.Jobs[0].Finish.Sec(); math.Abs(got-5) > 1e-9 {
+		t.Fatalf("10 s map on a speed-2 node ends at %v, want 5", got)
+	}
+}
+
+// TestInvalidActionsAreErrors: the engine refuses a launch on a full node
+// with an error naming the policy, time and task.
+func TestInvalidActionsAreErrors(t *testing.T) {
+	tr := mkTrace(t, jobSpec(0, []float64{10, 10}, nil, 0, 0))
+	tr.Jobs[0].ReduceDurations, tr.Jobs[0].ReduceShuffleBytes = []float64{}, []int64{}
+	_, err := Run(tr, greedy{}, Config{Nodes: 1, MapSlots: 1, Heartbeat: 1})
+	if err == nil {
+		t.Fatal("overcommitting a slot was accepted")
+	}
+	want := "policy test-greedy at 0.000000s on node 0: job 0 map 1: launch with no free map slot"
+	if got := err.Error(); !contains(got, want) {
+		t.Fatalf("error %q does not say %q", got, want)
+	}
+}
+
+// greedy launches every pending map on the first node, ignoring slots.
+type greedy struct{}
+
+func (greedy) Name() string         { return "test-greedy" }
+func (greedy) OnEvent(Event, *View) {}
+func (greedy) OnHeartbeat(hb *Heartbeat) error {
+	for i := int32(0); i < 2; i++ {
+		if err := hb.Launch(TaskRef{Job: 0, Kind: Map, Index: i}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func contains(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return true
+		}
+	}
+	return false
+}
