@@ -12,7 +12,7 @@ SEED    ?= 1
 POLICIES ?= $(shell $(GO) run ./cmd/bench policies 2>/dev/null || echo fifo-minimal hfsp)
 WORKLOADS := fb2009 fb2010
 
-.PHONY: all build test vet fmt-check lint experiments workloads clean
+.PHONY: all build test vet fmt-check lint experiments workloads table clean
 
 all: build
 
@@ -44,6 +44,16 @@ experiments: workloads
 		echo "== $$w under $$p"; \
 		$(BENCH) replay --trace $(OUT)/workloads/$$w.arrow --scheduler $$p --seed $(SEED) \
 			--out $(OUT)/results/$$w/$$p || exit 1; \
+	done; done
+
+# The FIFO / FAIR / HFSP table of the README, from fresh replays.
+table: workloads
+	@echo "| workload | policy | mean sojourn (s) | median sojourn (s) | node-local maps (%) |"
+	@echo "|---|---|---|---|---|"
+	@for w in $(WORKLOADS); do for p in fifo fair hfsp; do \
+		$(BENCH) replay --trace $(OUT)/workloads/$$w.arrow --scheduler $$p --seed $(SEED) | \
+		awk -v w=$$w -v p=$$p '/^mean sojourn/{m=$$3} /^median sojourn/{md=$$3} /^node-local/{nl=$$3} \
+			END{printf "| %s | %s | %s | %s | %s |\n", w, p, m, md, nl}' || exit 1; \
 	done; done
 
 clean:

@@ -41,3 +41,19 @@ func TestPoliciesOnPaperProfiles(t *testing.T) {
 		}
 	}
 }
+
+// TestFB2009Ordering: the HFSP paper's headline on FB2009 at 100 nodes
+// (Section 4.2): HFSP's mean sojourn is below FAIR's, and FIFO's is the
+// largest (the paper: 5 to 10 times HFSP's).
+func TestFB2009Ordering(t *testing.T) {
+	tr := profileTrace(t, "fb2009")
+	mean := map[string]float64{}
+	for _, name := range []string{"fifo", "fair", "hfsp"} {
+		mean[name] = run(t, tr, newPolicy(t, name, nil), replay.Config{Seed: 1}).MeanSojourn()
+	}
+	t.Logf("fb2009 mean sojourn: fifo %.1f s, fair %.1f s, hfsp %.1f s (fifo/hfsp %.1f)",
+		mean["fifo"], mean["fair"], mean["hfsp"], mean["fifo"]/mean["hfsp"])
+	if !(mean["hfsp"] < mean["fair"] && mean["fair"] < mean["fifo"]) {
+		t.Errorf("want hfsp < fair < fifo, got %v", mean)
+	}
+}
