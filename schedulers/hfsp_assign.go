@@ -169,14 +169,13 @@ func (h *HFSP) launchNew(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool
 	hj := &h.jobs[j]
 	if k == replay.Map {
 		level := h.allowedLevel(hj, hb.Now())
-		t, loc, ok := hb.PendingMap(j, hb.Node(), level)
+		t, _, ok := hb.PendingMap(j, hb.Node(), level)
 		if !ok {
 			if !hj.skipping {
 				hj.skipping, hj.skipSince = true, hb.Now()
 			}
 			return false, nil
 		}
-		_ = loc
 		hj.skipping = false
 		idx = t
 	} else {
