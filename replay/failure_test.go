@@ -2,6 +2,7 @@ package replay
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -28,8 +29,8 @@ func TestNodeFailuresRequeueWork(t *testing.T) {
 	if base.LostWork != 0 {
 		t.Fatalf("lost work %v without failures", base.LostWork)
 	}
-	// Durations do not change with failures, so the extra busy time is the
-	// lost work (up to locality: the re-run may be less local).
+	// Lost attempts are paid for on top of the work itself, so busy slot
+	// time cannot shrink (re-runs may also land less local).
 	if fail.BusySlotTime < base.BusySlotTime {
 		t.Fatalf("busy time %v with failures < %v without", fail.BusySlotTime, base.BusySlotTime)
 	}
@@ -66,7 +67,7 @@ func TestInvalidActionsAreErrors(t *testing.T) {
 		t.Fatal("overcommitting a slot was accepted")
 	}
 	want := "policy test-greedy at 0.000000s on node 0: job 0 map 1: launch with no free map slot"
-	if got := err.Error(); !contains(got, want) {
+	if got := err.Error(); !strings.Contains(got, want) {
 		t.Fatalf("error %q does not say %q", got, want)
 	}
 }
@@ -83,13 +84,4 @@ func (greedy) OnHeartbeat(hb *Heartbeat) error {
 		}
 	}
 	return nil
-}
-
-func contains(s, sub string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return true
-		}
-	}
-	return false
 }

@@ -25,7 +25,6 @@ func TestMicroTraces(t *testing.T) {
 
 type scenario struct {
 	cfg     Config
-	jobs    []string
 	policy  string
 	expects []map[string]string
 }

@@ -92,13 +92,6 @@ func (v *View) PendingMap(j int32, n int32, max Locality) (idx int32, loc Locali
 	return -1, 0, false
 }
 
-// HasLocalMap reports whether job j has a pending map with a replica on
-// node n (level NodeLocal) or on its rack (RackLocal).
-func (v *View) HasLocalMap(j int32, n int32, level Locality) bool {
-	_, _, ok := v.PendingMap(j, n, level)
-	return ok
-}
-
 // PendingReduce returns a pending reduce of job j, if its reduces may launch.
 func (v *View) PendingReduce(j int32) (idx int32, ok bool) {
 	jb := &v.e.jobs[j]

@@ -33,7 +33,6 @@ type HFSP struct {
 	// past task sizes per phase, for the initial estimate's l.
 	pastSum   [2]float64
 	pastCount [2]int
-	rng       *rand.Rand
 	delay     replay.Time
 	// preemptWanted caches whether some reduce job waits for slots held by
 	// a larger job; recomputed lazily after events.
@@ -57,25 +56,24 @@ type hfspJob struct {
 }
 
 type hfspOptions struct {
-	samples        int
-	xi             float64
-	delta          float64
-	fit            string
-	initialTask    float64
-	trainMapSlots  int
-	trainRedSlots  int
-	late           string
-	preemption     string
-	delay          float64
-	virtualSpeed   float64
-	resetAging     bool
-	errorModel     string
-	alpha          float64
-	sigma          float64
-	errorSeed      uint64
-	trueSizesMaps  bool
-	trueSizesReds  bool
-	priorityWeight bool
+	samples       int
+	xi            float64
+	delta         float64
+	fit           string
+	initialTask   float64
+	trainMapSlots int
+	trainRedSlots int
+	late          string
+	preemption    string
+	delay         float64
+	virtualSpeed  float64
+	resetAging    bool
+	errorModel    string
+	alpha         float64
+	sigma         float64
+	errorSeed     uint64
+	trueSizesMaps bool
+	trueSizesReds bool
 }
 
 var hfspOptionList = []Option{
@@ -184,7 +182,6 @@ func (h *HFSP) Start(v *replay.View) error {
 	}
 	h.trainSlots[replay.Map] = trainSlots(h.o.trainMapSlots, v.Slots(replay.Map))
 	h.trainSlots[replay.Reduce] = trainSlots(h.o.trainRedSlots, v.Slots(replay.Reduce))
-	h.rng = rand.New(rand.NewPCG(h.o.errorSeed, 0x4f5e))
 	switch {
 	case h.o.delay < 0:
 		h.delay = min(15*replay.Second, v.HeartbeatInterval()*3/2)
@@ -269,7 +266,7 @@ func (h *HFSP) arrive(j int32, v *replay.View) {
 		hj.tasks[k] = n
 		size := h.o.xi * float64(n) * h.pastTask(k)
 		if h.trueSize(k) {
-			size = trueSize(jv, k)
+			size = trueSize(jv, k, v.Config())
 			hj.trained[k] = true
 		} else {
 			h.training[k] = append(h.training[k], j)
@@ -288,8 +285,9 @@ func (h *HFSP) trueSize(k replay.TaskKind) bool {
 }
 
 // trueSize is the serialized size of a phase from the trace: the sum of its
-// task durations (for reduces, including the shuffle transfer).
-func trueSize(jv replay.JobView, k replay.TaskKind) float64 {
+// task durations at reference speed, for reduces including the shuffle
+// transfer the engine models (bytes over the per-slot shuffle bandwidth).
+func trueSize(jv replay.JobView, k replay.TaskKind, cfg *replay.Config) float64 {
 	tj := jv.Trace()
 	var s float64
 	if k == replay.Map {
@@ -298,8 +296,9 @@ func trueSize(jv replay.JobView, k replay.TaskKind) float64 {
 		}
 		return s
 	}
-	for _, d := range tj.ReduceDurations {
-		s += d
+	perSlot := cfg.ShuffleBandwidth / float64(cfg.ReduceSlots)
+	for i, d := range tj.ReduceDurations {
+		s += d + float64(tj.ReduceShuffleBytes[i])/perSlot
 	}
 	return s
 }

@@ -206,3 +206,17 @@ func TestFitUniformMean(t *testing.T) {
 		}
 	}
 }
+
+// TestHFSPOracleSizes: with true sizes (FSP) a phase's size is the sum of
+// its tasks' run times as the engine models them — for reduces, the shuffle
+// transfer (100 MB at 100 MB/s split over 2 reduce slots: 2 s) plus the
+// reduce function.
+func TestHFSPOracleSizes(t *testing.T) {
+	j := uniformJob(0, 3, 20, 2, 10)
+	j.ReduceShuffleBytes = []int64{100e6, 100e6}
+	p := &estimateProbe{HFSP: newPolicy(t, "hfsp", map[string]string{"oracle": "both"}).(*HFSP)}
+	run(t, buildTrace(t, j), p, replay.Config{Nodes: 2, ReduceSlots: 2})
+	if want := [2]float64{3 * 20, 2 * (10 + 2)}; p.at[0] != want {
+		t.Fatalf("oracle sizes %v, want %v", p.at[0], want)
+	}
+}

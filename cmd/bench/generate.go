@@ -3,13 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -104,7 +102,7 @@ func runGenerate(c *cli.Context) error {
 		defer debug.SetGCPercent(debug.SetGCPercent(25))
 	}
 	p := newProgress(c.App.ErrWriter, "generate")
-	cfg.Progress = func(done, total int) { p.say("%d/%d jobs", done, total) }
+	cfg.Progress = p.jobs
 	t, err := swim.Generate(cfg)
 	if err != nil {
 		return flagError(err)
@@ -226,47 +224,4 @@ func parseBytes(s string) (int64, error) {
 		return 0, fmt.Errorf("%q is not a byte count; want e.g. 134217728 or 128MiB", s)
 	}
 	return v * mult, nil
-}
-
-// progress prints "cmd: message (N s)" lines on stderr, at most every two
-// seconds and only once a run has lasted two seconds.
-type progress struct {
-	w     io.Writer
-	cmd   string
-	start time.Time
-	last  time.Time
-}
-
-const progressInterval = 2 * time.Second
-
-func newProgress(w io.Writer, cmd string) *progress {
-	if w == nil {
-		w = os.Stderr
-	}
-	now := time.Now()
-	return &progress{w: w, cmd: cmd, start: now, last: now}
-}
-
-func (p *progress) say(format string, args ...any) {
-	now := time.Now()
-	if now.Sub(p.last) < progressInterval {
-		return
-	}
-	p.last = now
-	fmt.Fprintf(p.w, "%s: %s (%.0f s)\n", p.cmd, fmt.Sprintf(format, args...), now.Sub(p.start).Seconds())
-}
-
-// phase announces a new step of a run that has lasted two seconds.
-func (p *progress) phase(format string, args ...any) {
-	if time.Since(p.start) >= progressInterval {
-		p.last = time.Time{}
-	}
-	p.say(format, args...)
-}
-
-// done reports the total time of a long run.
-func (p *progress) done() {
-	if d := time.Since(p.start); d >= progressInterval {
-		fmt.Fprintf(p.w, "%s: done in %.1f s\n", p.cmd, d.Seconds())
-	}
 }

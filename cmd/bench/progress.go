@@ -3,46 +3,52 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"time"
 )
 
-// progressBar draws a one-line progressBar bar on stderr for runs that last
-// longer than a couple of seconds; quick runs print nothing.
-type progressBar struct {
-	w       io.Writer
-	label   string
-	start   time.Time
-	last    time.Time
-	drawn   bool
-	enabled bool
+// progress prints "cmd: message (N s)" lines on stderr, at most every two
+// seconds and only once a run has lasted two seconds.
+type progress struct {
+	w     io.Writer
+	cmd   string
+	start time.Time
+	last  time.Time
 }
 
-func newProgressBar(w io.Writer, label string) *progressBar {
-	return &progressBar{w: w, label: label, start: time.Now(), enabled: true}
-}
+const progressInterval = 2 * time.Second
 
-func (p *progressBar) update(done, total int) {
+func newProgress(w io.Writer, cmd string) *progress {
+	if w == nil {
+		w = os.Stderr
+	}
 	now := time.Now()
-	if !p.enabled || now.Sub(p.start) < 2*time.Second || now.Sub(p.last) < 200*time.Millisecond {
+	return &progress{w: w, cmd: cmd, start: now, last: now}
+}
+
+func (p *progress) say(format string, args ...any) {
+	now := time.Now()
+	if now.Sub(p.last) < progressInterval {
 		return
 	}
 	p.last = now
-	const width = 30
-	fill := width * done / max(total, 1)
-	bar := make([]byte, width)
-	for i := range bar {
-		bar[i] = '.'
-		if i < fill {
-			bar[i] = '#'
-		}
-	}
-	fmt.Fprintf(p.w, "\r%s [%s] %d/%d %.0fs", p.label, bar, done, total, now.Sub(p.start).Seconds())
-	p.drawn = true
+	fmt.Fprintf(p.w, "%s: %s (%.0f s)\n", p.cmd, fmt.Sprintf(format, args...), now.Sub(p.start).Seconds())
 }
 
-func (p *progressBar) done() {
-	if p.drawn {
-		fmt.Fprintln(p.w)
+// phase announces a new step of a run that has lasted two seconds.
+func (p *progress) phase(format string, args ...any) {
+	if time.Since(p.start) >= progressInterval {
+		p.last = time.Time{}
 	}
-	p.drawn = false
+	p.say(format, args...)
 }
+
+// done reports the total time of a long run.
+func (p *progress) done() {
+	if d := time.Since(p.start); d >= progressInterval {
+		fmt.Fprintf(p.w, "%s: done in %.1f s\n", p.cmd, d.Seconds())
+	}
+}
+
+// jobs reports jobs done so far; it fits the engines' Progress callbacks.
+func (p *progress) jobs(done, total int) { p.say("%d/%d jobs", done, total) }

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -152,8 +151,8 @@ func runReplay(c *cli.Context) error {
 	cfg := clusterConfig(c)
 	cfg.RecordTasks = c.String("out") != "" && c.Bool("tasks")
 	cfg.RecordOccupancy = c.String("out") != "" && c.Bool("occupancy")
-	prog := newProgressBar(os.Stderr, "replay "+name)
-	cfg.Progress = prog.update
+	prog := newProgress(c.App.ErrWriter, "replay "+name)
+	cfg.Progress = prog.jobs
 	start := time.Now()
 	res, err := replay.Run(tr, sched, cfg)
 	prog.done()
