@@ -32,6 +32,8 @@ func newApp() *cli.App {
 			inspectCommand(),
 			replayCommand(),
 			policiesCommand(),
+			experimentCommand(),
+			reportCommand(),
 		},
 		HideHelpCommand: false,
 		Suggest:         true,

@@ -1,0 +1,9 @@
+package experiments
+
+import (
+	"sojourn/replay"
+	"sojourn/traces"
+	"sojourn/traces/synthetic"
+)
+
+func mustPreemption() (*traces.Trace, replay.Config) { return synthetic.Preemption() }

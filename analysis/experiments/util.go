@@ -1,0 +1,83 @@
+package experiments
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"sojourn/reports"
+	"sojourn/results"
+)
+
+func resultsMetadata(r *Run) map[string]string {
+	return results.Metadata(r.Result, r.Cell.Trace, nil)
+}
+
+// round keeps d decimals so that manifests do not carry float noise; NaN
+// (no maps, no jobs) becomes 0 since JSON has no NaN.
+func round(v float64, d int) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	p := math.Pow(10, float64(d))
+	return math.Round(v*p) / p
+}
+
+// Display names of policies in figures and tables.
+func label(policy string) string {
+	switch policy {
+	case "fifo", "fair", "hfsp", "fsp", "srpt", "ps", "las":
+		return strings.ToUpper(policy)
+	}
+	return policy
+}
+
+// secs formats seconds for a table.
+func secs(v float64) string {
+	if math.IsNaN(v) {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f", v)
+}
+
+func pct(v float64) string {
+	if math.IsNaN(v) {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f%%", 100*v)
+}
+
+func ratio(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f×", v)
+}
+
+// verdict maps a strict and a loose test onto holds / partly / fails.
+func verdict(strict, loose bool) reports.Verdict {
+	switch {
+	case strict:
+		return reports.Holds
+	case loose:
+		return reports.Partly
+	}
+	return reports.Fails
+}
+
+// job-level columns of a run, read back from its jobs.arrow.
+func sojourns(r *Run) []float64 { return r.Jobs.Sojourn }
+
+// nodeLocal is the fraction of a run's finished maps that ran node-local,
+// from its jobs.arrow.
+func nodeLocal(j *results.Jobs) float64 {
+	var local, all int64
+	for i := range j.Index {
+		local += int64(j.NodeLocal[i])
+		all += int64(j.NodeLocal[i] + j.RackLocal[i] + j.OffRack[i])
+	}
+	if all == 0 {
+		return math.NaN()
+	}
+	return float64(local) / float64(all)
+}

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"sojourn/analysis/experiments"
+	"sojourn/reports"
+)
+
+func experimentList() string {
+	var b strings.Builder
+	for _, e := range experiments.All() {
+		fmt.Fprintf(&b, "  %-8s %s\n           %s\n", e.Name, e.Title, e.Description)
+	}
+	return b.String()
+}
+
+var reportFlags = []cli.Flag{
+	&cli.StringFlag{Name: "results", Value: "results", Usage: "directory holding one result directory per experiment"},
+	&cli.StringFlag{Name: "reports", Value: "reports", Usage: "directory for index.html, figures/, claims.md and tables.md"},
+}
+
+func experimentCommand() *cli.Command {
+	flags := append([]cli.Flag{
+		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the workloads and of the cluster model"},
+		&cli.IntFlag{Name: "parallel", Aliases: []string{"j"}, Value: runtime.GOMAXPROCS(0), Usage: "replays run at once"},
+		&cli.BoolFlag{Name: "no-report", Usage: "only write results; do not redraw the report"},
+	}, reportFlags...)
+	return &cli.Command{
+		Name:      "experiment",
+		Usage:     "reproduce the HFSP paper's figures and tables (all, or the named experiments)",
+		ArgsUsage: "all | NAME...",
+		Description: "Runs each named experiment: builds its workloads, replays them under the policies it compares\n" +
+			"(in parallel), and writes results/<name>/ with the traces used, Arrow per-job, per-task and\n" +
+			"occupancy results of every replay, manifest.json (seed, every parameter, code version) and\n" +
+			"section.json (the figure data, tables and the paper's claims). Then it redraws the report\n" +
+			"from every experiment present under --results: reports/index.html, figures as PNG and SVG,\n" +
+			"claims.md and tables.md. Same seed, same outputs.\n\nExperiments:\n" + experimentList(),
+		Flags:  flags,
+		Action: runExperiments,
+	}
+}
+
+func reportCommand() *cli.Command {
+	return &cli.Command{
+		Name:        "report",
+		Usage:       "redraw the report from the experiments' results",
+		ArgsUsage:   " ",
+		Description: "Reads results/<experiment>/section.json of every experiment present and writes\nreports/index.html, reports/figures/*.png and *.svg, reports/claims.md and reports/tables.md.",
+		Flags:       reportFlags,
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return fmt.Errorf("report: unexpected argument %q", c.Args().First())
+			}
+			return renderReport(c)
+		},
+	}
+}
+
+func runExperiments(c *cli.Context) error {
+	names := c.Args().Slice()
+	if len(names) == 0 {
+		return fmt.Errorf("experiment: name the experiments to run (%s) or all", strings.Join(experiments.Names(), ", "))
+	}
+	var todo []*experiments.Experiment
+	for _, n := range names {
+		if n == "all" {
+			todo = experiments.All()
+			break
+		}
+		ex, err := experiments.Lookup(n)
+		if err != nil {
+			return err
+		}
+		todo = append(todo, ex)
+	}
+	if c.Int("parallel") < 1 {
+		return fmt.Errorf("--parallel %d: want at least 1", c.Int("parallel"))
+	}
+	env := &experiments.Env{Results: c.String("results"), Seed: c.Uint64("seed"), Version: experiments.CodeVersion(),
+		Workers: c.Int("parallel"), Progress: experiments.NewProgress(c.App.ErrWriter)}
+	start := time.Now()
+	for _, ex := range todo {
+		t0 := time.Now()
+		sec, err := env.Run(ex)
+		if err != nil {
+			return err
+		}
+		holds := 0
+		for _, cl := range sec.Claims {
+			if cl.Verdict == reports.Holds {
+				holds++
+			}
+		}
+		fmt.Fprintf(c.App.Writer, "%-7s %-62s %5.1f s  claims: %d of %d hold\n", ex.Name, ex.Title, time.Since(t0).Seconds(), holds, len(sec.Claims))
+	}
+	fmt.Fprintf(c.App.Writer, "results in %s/ (%.1f s)\n", env.Results, time.Since(start).Seconds())
+	if c.Bool("no-report") {
+		return nil
+	}
+	return renderReport(c)
+}
+
+// renderReport draws every experiment found under --results, in the
+// experiments' order.
+func renderReport(c *cli.Context) error {
+	var secs []reports.Section
+	for _, name := range experiments.Names() {
+		path := filepath.Join(c.String("results"), name, experiments.SectionFile)
+		if _, err := os.Stat(path); os.IsNotExist(err) {
+			continue
+		}
+		s, err := reports.ReadSection(path)
+		if err != nil {
+			return err
+		}
+		secs = append(secs, s)
+	}
+	if len(secs) == 0 {
+		return fmt.Errorf("report: no experiment results under %s/ (run bench experiment first)", c.String("results"))
+	}
+	info := reports.Info{Title: "sojourn: the HFSP paper's experiments", Version: experiments.CodeVersion(),
+		Command: "bench experiment"}
+	out := c.String("reports")
+	if err := reports.Render(out, info, secs); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "report: %s (%d experiments)\n", filepath.Join(out, "index.html"), len(secs))
+	return nil
+}

@@ -1,0 +1,151 @@
+package reports
+
+import (
+	"image/color"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+const lineWidth = vg.Length(1.5) // points
+
+// sans is Liberation Sans, metric-compatible with Arial and Helvetica,
+// which the SVGs name as fallbacks.
+func sans(size vg.Length) font.Font {
+	return font.From(font.Font{Typeface: "Liberation", Variant: "Sans"}, size)
+}
+
+// textStyle is sans text at size points, for the text drawn by this
+// package rather than by gonum's axes.
+func textStyle(size vg.Length, c color.Color) text.Style {
+	return text.Style{Color: c, Font: sans(size), Handler: text.Plain{Fonts: font.DefaultCache}}
+}
+
+func lineStyle(c color.Color, dashed bool) draw.LineStyle {
+	ls := draw.LineStyle{Color: c, Width: lineWidth}
+	if dashed {
+		ls.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+	}
+	return ls
+}
+
+// panelPlot builds the gonum plot of one validated panel. Stacked bands go
+// first so that lines stay visible over them, then the other series in
+// order, the marks, and the legend on top.
+func panelPlot(pn Panel, looks []look) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = pn.Title
+	p.Title.TextStyle.Font = sans(11)
+	p.Title.Padding = vg.Points(4)
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle.Font = sans(10)
+		a.Tick.Label.Font = sans(9)
+	}
+	p.X.Label.Text, p.Y.Label.Text = pn.XLabel, pn.YLabel
+	p.X.Tick.Marker, p.Y.Tick.Marker = linearTicks{}, linearTicks{}
+	if pn.XLog {
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = logTicks{}
+	}
+
+	gr := plotter.NewGrid()
+	gr.Vertical = draw.LineStyle{Color: color.Gray{Y: 0xE4}, Width: vg.Points(0.5)}
+	gr.Horizontal = gr.Vertical
+	p.Add(gr)
+
+	leg := &legend{text: textStyle(legendFontSize(pn), color.Black)}
+	thumbs := make([][]plot.Thumbnailer, len(pn.Series))
+	var below []float64
+	for j, s := range pn.Series {
+		if s.Kind != Stacked {
+			continue
+		}
+		if below == nil {
+			below = make([]float64, len(s.X))
+		}
+		b := &band{x: s.X, lo: below, hi: s.Y, color: looks[j].color}
+		below = s.Y
+		p.Add(b)
+		leg.bands = append(leg.bands, b)
+		thumbs[j] = []plot.Thumbnailer{b}
+	}
+	for j, s := range pn.Series {
+		lk := looks[j]
+		ls := lineStyle(lk.color, s.Dashed)
+		switch s.Kind {
+		case Line, Step:
+			xys := xyPairs(s.X, s.Y)
+			if s.Kind == Step {
+				xys = stairs(s.X, s.Y)
+			}
+			l := &plotter.Line{XYs: xys, LineStyle: ls}
+			p.Add(l)
+			leg.lines = append(leg.lines, xys)
+			thumbs[j] = []plot.Thumbnailer{l}
+		case Points:
+			xys := xyPairs(s.X, s.Y)
+			if s.YLo != nil {
+				eb := &errBars{x: s.X, lo: s.YLo, hi: s.YHi, style: draw.LineStyle{Color: lk.color, Width: vg.Points(1)}}
+				p.Add(eb)
+				for i := range s.X {
+					leg.lines = append(leg.lines, plotter.XYs{{X: s.X[i], Y: s.YLo[i]}, {X: s.X[i], Y: s.YHi[i]}})
+				}
+			}
+			l := &plotter.Line{XYs: xys, LineStyle: ls}
+			sc := &plotter.Scatter{XYs: xys, GlyphStyle: draw.GlyphStyle{Color: lk.color, Radius: vg.Points(2.5), Shape: lk.shape}}
+			p.Add(l, sc)
+			leg.lines = append(leg.lines, xys)
+			thumbs[j] = []plot.Thumbnailer{l, sc}
+		case HLine:
+			h := &hline{y: s.Y[0], style: lineStyle(lk.color, true)}
+			p.Add(h)
+			leg.hlines = append(leg.hlines, h.y)
+			thumbs[j] = []plot.Thumbnailer{h}
+		}
+	}
+	for j, s := range pn.Series {
+		leg.add(s.Label, thumbs[j]...)
+	}
+	if len(pn.Marks) > 0 {
+		leg.marks = newMarks(pn.Marks)
+		p.Add(leg.marks)
+	}
+	p.Add(leg)
+	setRange(&p.X, pn.X, pn.XLog)
+	setRange(&p.Y, pn.Y, false)
+	return p
+}
+
+// legendFontSize shrinks the legend of crowded panels (allocation graphs
+// with a band per job) so that it still fits.
+func legendFontSize(pn Panel) vg.Length {
+	if len(pn.Series) > 8 {
+		return 7
+	}
+	return 9
+}
+
+func xyPairs(x, y []float64) plotter.XYs {
+	xys := make(plotter.XYs, len(x))
+	for i := range x {
+		xys[i] = plotter.XY{X: x[i], Y: y[i]}
+	}
+	return xys
+}
+
+// setRange applies a fixed range, or widens a fitted one that collapsed to
+// a point (gonum would widen it by ±1, which a log axis cannot take).
+func setRange(a *plot.Axis, fixed *Range, log bool) {
+	switch {
+	case fixed != nil:
+		a.Min, a.Max = fixed.Min, fixed.Max
+	case a.Min == a.Max && log:
+		a.Min, a.Max = a.Min/2, a.Max*2
+	case a.Min == a.Max:
+		a.Min, a.Max = a.Min-1, a.Max+1
+	}
+}
