@@ -1,18 +1,19 @@
 # sojourn: benchmark Hadoop cluster schedulers on realistic workloads.
 #
-#   make experiments   generate the paper's workloads and reproduce its experiments
+#   make experiments   reproduce the HFSP paper's figures and tables (reports/index.html)
 #   make test          formatting, vet and the whole test suite
 #
-# Only Go is needed. Outputs go to OUT (default ./out).
+# Only Go is needed. Experiments write results/ and reports/; workloads go to
+# OUT (default ./out).
 
 GO      ?= go
 OUT     ?= out
 BENCH   := bin/bench
 SEED    ?= 1
-POLICIES ?= $(shell $(GO) run ./cmd/bench policies 2>/dev/null || echo fifo-minimal hfsp)
-WORKLOADS := fb2009 fb2010
+RESULTS ?= results
+REPORTS ?= reports
 
-.PHONY: all build test vet fmt-check lint experiments workloads table clean
+.PHONY: all build test vet fmt-check lint experiments report readme-figures workloads clean
 
 all: build
 
@@ -37,24 +38,22 @@ workloads: build
 	$(BENCH) inspect $(OUT)/workloads/fb2009.arrow
 	$(BENCH) inspect $(OUT)/workloads/fb2010.arrow
 
-# Replay every workload under every registered policy; results go to
-# $(OUT)/results/<workload>/<policy>/ and each summary is printed.
-experiments: workloads
-	@for w in $(WORKLOADS); do for p in $(POLICIES); do \
-		echo "== $$w under $$p"; \
-		$(BENCH) replay --trace $(OUT)/workloads/$$w.arrow --scheduler $$p --seed $(SEED) \
-			--out $(OUT)/results/$$w/$$p || exit 1; \
-	done; done
+# Reproduce the HFSP paper's evaluation: every experiment (fig3 … fig8 and
+# the summary tables) into $(RESULTS)/<experiment>/, then the report:
+# $(REPORTS)/index.html with figures as PNG and SVG, claims.md, tables.md.
+experiments: build
+	$(BENCH) experiment --seed $(SEED) --results $(RESULTS) --reports $(REPORTS) all
 
-# The FIFO / FAIR / HFSP table of the README, from fresh replays.
-table: workloads
-	@echo "| workload | policy | mean sojourn (s) | median sojourn (s) | node-local maps (%) |"
-	@echo "|---|---|---|---|---|"
-	@for w in $(WORKLOADS); do for p in fifo fair hfsp; do \
-		$(BENCH) replay --trace $(OUT)/workloads/$$w.arrow --scheduler $$p --seed $(SEED) | \
-		awk -v w=$$w -v p=$$p '/^mean sojourn/{m=$$3} /^median sojourn/{md=$$3} /^node-local/{nl=$$3} \
-			END{printf "| %s | %s | %s | %s | %s |\n", w, p, m, md, nl}' || exit 1; \
-	done; done
+# Redraw the report from the results already on disk.
+report: build
+	$(BENCH) report --results $(RESULTS) --reports $(REPORTS)
+
+# Refresh the figures the README shows from a fresh report.
+readme-figures: experiments
+	mkdir -p docs/figures
+	cp $(REPORTS)/figures/fig3.png $(REPORTS)/figures/fig4.png $(REPORTS)/figures/fig5.png \
+		$(REPORTS)/figures/fig6.png $(REPORTS)/figures/fig7.png docs/figures/
 
 clean:
-	rm -rf bin $(OUT)
+	rm -rf bin $(OUT) $(RESULTS)/*/ $(RESULTS)/.*.partial
+	rm -rf $(REPORTS)/index.html $(REPORTS)/figures $(REPORTS)/claims.md $(REPORTS)/tables.md

@@ -284,7 +284,8 @@ func TestManifestsAndClaims(t *testing.T) {
 			t.Errorf("%s manifest: seed %q, version %q, %d runs", ex.Name, m.Parameters["seed"], m.CodeVersion, len(m.Runs))
 		}
 		for _, r := range m.Runs {
-			if _, err := os.Stat(filepath.Join(dir, ex.Name, filepath.FromSlash(r.Dir), results.TasksFile)); err != nil {
+			_, err := os.Stat(filepath.Join(dir, ex.Name, filepath.FromSlash(r.Dir), results.TasksFile))
+			if wantTasks := r.Labels["repetition"] == "" || r.Labels["repetition"] == "1"; (err == nil) != wantTasks {
 				t.Errorf("%s run %s: %v", ex.Name, r.Dir, err)
 			}
 			if _, err := os.Stat(filepath.Join(dir, ex.Name, filepath.FromSlash(r.Trace))); err != nil {

@@ -109,7 +109,8 @@ func fig6(x *Ctx) (reports.Section, error) {
 			cells = append(cells, &Cell{Dir: fmt.Sprintf("hfsp-alpha-%.2f/rep-%02d", a, rep), Trace: tr,
 				TraceFile: "fb2009-map-only.arrow", Policy: "hfsp", Cluster: cfg,
 				Options: map[string]string{"error": "uniform", "alpha": fmt.Sprint(a), "error-seed": fmt.Sprint(rep)},
-				Labels:  map[string]string{"alpha": fmt.Sprint(a), "repetition": fmt.Sprint(rep)}})
+				Labels:  map[string]string{"alpha": fmt.Sprint(a), "repetition": fmt.Sprint(rep)},
+				NoTasks: rep > 1})
 		}
 	}
 	runs, err := x.Replay(cells)

@@ -23,7 +23,7 @@ func fig7(x *Ctx) (reports.Section, error) {
 	var cells []*Cell
 	for _, m := range preemptionModes {
 		cells = append(cells, &Cell{Dir: "hfsp-" + m.mode, Trace: tr, TraceFile: "preemption.arrow", Policy: "hfsp",
-			Options: map[string]string{"preemption": m.mode}, Cluster: cfg, Keep: true,
+			Options: map[string]string{"preemption": m.mode}, Cluster: cfg, Keep: true, Occupancy: true,
 			Labels: map[string]string{"preemption": m.mode}})
 	}
 	runs, err := x.Replay(cells)

@@ -29,9 +29,16 @@ type Cell struct {
 	// Labels are the cell's coordinates in the sweep (e.g. "alpha": "0.3"),
 	// recorded in the manifest and the result metadata.
 	Labels map[string]string
-	// Keep keeps the run's per-task segments and occupancy in memory for
-	// the experiment's figures (they are written to disk either way).
+	// Keep keeps the run's per-task segments (and occupancy) in memory for
+	// the experiment's figures; they are written to disk either way.
 	Keep bool
+	// Occupancy records and writes the per-job slot occupancy series
+	// (occupancy.arrow), as large as the task file: only allocation
+	// graphs need it.
+	Occupancy bool
+	// NoTasks skips tasks.arrow, for repetitions of a sweep point whose
+	// first repetition keeps it.
+	NoTasks bool
 }
 
 // Run is a finished cell.
@@ -141,7 +148,8 @@ func replayCell(dir string, c *Cell) (*Run, error) {
 		return nil, err
 	}
 	cfg := c.Cluster
-	cfg.RecordTasks, cfg.RecordOccupancy = true, true
+	cfg.RecordTasks = !c.NoTasks || c.Keep
+	cfg.RecordOccupancy = c.Occupancy
 	res, err := replay.Run(c.Trace, sched, cfg)
 	if err != nil {
 		return nil, err
@@ -154,6 +162,7 @@ func replayCell(dir string, c *Cell) (*Run, error) {
 	for k, v := range c.Labels {
 		md["label."+k] = v
 	}
+	res.Config.RecordTasks = !c.NoTasks // kept in memory only: not written
 	if err := results.WriteAll(out, res, md); err != nil {
 		return nil, err
 	}
