@@ -18,7 +18,7 @@ REPORTS ?= reports
 all: build
 
 build:
-	$(GO) build -o $(BENCH) ./cmd/bench
+	$(GO) build -buildvcs=auto -o $(BENCH) ./cmd/bench
 
 fmt-check:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -163,3 +163,16 @@ func CodeVersion() string {
 	}
 	return rev + dirty
 }
+
+// ReadManifest reads an experiment's manifest.json.
+func ReadManifest(path string) (Manifest, error) {
+	var m Manifest
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return m, err
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		return m, fmt.Errorf("%s: not a manifest: %w", path, err)
+	}
+	return m, nil
+}

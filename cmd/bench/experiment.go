@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"time"
 
@@ -112,8 +113,11 @@ func runExperiments(c *cli.Context) error {
 // experiments' order.
 func renderReport(c *cli.Context) error {
 	var secs []reports.Section
+	seeds, versions := map[string]bool{}, map[string]bool{}
+	info := reports.Info{Title: "sojourn: the HFSP paper's experiments", Command: "bench experiment"}
 	for _, name := range experiments.Names() {
-		path := filepath.Join(c.String("results"), name, experiments.SectionFile)
+		dir := filepath.Join(c.String("results"), name)
+		path := filepath.Join(dir, experiments.SectionFile)
 		if _, err := os.Stat(path); os.IsNotExist(err) {
 			continue
 		}
@@ -121,17 +125,33 @@ func renderReport(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
+		m, err := experiments.ReadManifest(filepath.Join(dir, experiments.ManifestFile))
+		if err != nil {
+			return err
+		}
 		secs = append(secs, s)
+		seeds[m.Parameters["seed"]], versions[m.CodeVersion] = true, true
+		info.Params = append(info.Params, reports.Param{Key: name,
+			Value: fmt.Sprintf("seed %s, %d replays, code %s", m.Parameters["seed"], len(m.Runs), m.CodeVersion)})
 	}
 	if len(secs) == 0 {
 		return fmt.Errorf("report: no experiment results under %s/ (run bench experiment first)", c.String("results"))
 	}
-	info := reports.Info{Title: "sojourn: the HFSP paper's experiments", Version: experiments.CodeVersion(),
-		Command: "bench experiment"}
+	info.Seed = strings.Join(sortedSet(seeds), ", ")
+	info.Version = strings.Join(sortedSet(versions), ", ")
 	out := c.String("reports")
 	if err := reports.Render(out, info, secs); err != nil {
 		return err
 	}
 	fmt.Fprintf(c.App.Writer, "report: %s (%d experiments)\n", filepath.Join(out, "index.html"), len(secs))
 	return nil
+}
+
+func sortedSet(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
