@@ -1,0 +1,277 @@
+package schedulers
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+
+	"sojourn/replay"
+)
+
+// Disco is the Preemptive Fair Scheduler Policy of Souza and Garcia ("A
+// Preemptive Fair Scheduler Policy for Disco MapReduce Framework", 2016),
+// on Hadoop 1.x slots. Jobs share each kind of slot equally (max-min fair
+// shares, each capped at what the job can run), and the policy acts on
+// three events:
+//
+//   - A job arrives: its fair share of map slots is computed and, as far
+//     as the free slots do not cover it, map tasks of the running jobs are
+//     killed evenly (each time from the job furthest above its share, never
+//     below it), at the victims' trackers' next heartbeats. The paper kills
+//     a random running task of the chosen job (victim = random, from a
+//     seeded generator); victim = youngest kills the one that lost least.
+//   - A slot is free: if a job is between phases, the slot is held; else a
+//     job that has not yet had a slot of that kind gets it; else the most
+//     unfavoured job below its fair share (fewest running tasks). Slots
+//     that no job below its share can use go to the job with the fewest
+//     running tasks (Disco's default fair policy keeps no slot idle).
+//   - A job ends: it is forgotten.
+//
+// Between phases. In Disco a job's map stage ends, its output is shuffled,
+// then its reduce stage starts on the same generic workers; while the job
+// is in that transition the policy holds the workers it frees instead of
+// handing them to a greedy job. Here a job with reduces is in transition
+// from the moment all its maps have launched until every reduce has
+// finished its shuffle; a map slot freed by one of its maps meanwhile is
+// held on its node (at most as many as it has unfinished reduces, and an
+// equal share of the map slots), and the job's reduces come
+// first for free reduce slots. Slots are typed in Hadoop 1.x, so the held
+// map slots stay idle: they reproduce the cost the paper reports (an
+// under-used cluster during the production job's last phases) without
+// the benefit. Option hold = false turns both the holds and the reduces'
+// precedence off.
+type Disco struct {
+	o   discoOptions
+	v   *replay.View
+	rng *rand.Rand
+
+	jobs   []discoJob
+	active []int32 // arrived, unfinished jobs in arrival order
+
+	kills  [][]fairVictim // per node, kills for its next heartbeat
+	nKills int
+	holds  [][]int32 // per node, one entry (the holding job) per held map slot
+
+	scratch []Schedulable
+	shares  []float64
+	epoch   uint32
+}
+
+type discoOptions struct {
+	hold   bool
+	victim string
+	seed   uint64
+}
+
+type discoJob struct {
+	served [2]bool // has had a slot of that kind
+	share  [2]float64
+	held   int // map slots it holds
+	// mapsDoneAt is when its last map finished, transEnd when its last
+	// shuffle ends, once known (-1 until then).
+	mapsDoneAt, transEnd replay.Time
+	tried                uint32 // epoch at which it could not use the node
+}
+
+var (
+	_ replay.Scheduler = (*Disco)(nil)
+	_ replay.Starter   = (*Disco)(nil)
+	_ replay.Preempter = (*Disco)(nil)
+)
+
+var discoOptionList = []Option{
+	{Name: "hold", Default: "true", Usage: "hold the map slots a job frees while it is between phases (maps launched, shuffle not over) instead of giving them to other jobs"},
+	{Name: "victim", Default: "random", Usage: "which running task of a job chosen for a kill dies: random (the paper, from seed) or youngest"},
+	{Name: "seed", Default: "1", Usage: "seed of the random victim choice"},
+}
+
+func init() {
+	mustRegister(Policy{
+		Name:    "disco",
+		Summary: "Disco's preemptive fair scheduler: kill evenly for a new job's fair share, hold slots between phases, serve the most unfavoured job",
+		Options: discoOptionList,
+		New:     func(s Settings) (replay.Scheduler, error) { return NewDisco(s) },
+	})
+}
+
+// NewDisco builds the Disco preemptive fair policy from its settings.
+func NewDisco(s Settings) (*Disco, error) {
+	var o discoOptions
+	var err error
+	o.hold, err = s.Bool("hold")
+	if err == nil {
+		o.victim, err = s.OneOf("victim", "random", "youngest")
+	}
+	if err == nil {
+		o.seed, err = strconv.ParseUint(s.String("seed"), 10, 64)
+		if err != nil {
+			err = fmt.Errorf("%s.seed: %q is not a non-negative integer", s.Policy, s.String("seed"))
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Disco{o: o, rng: rand.New(rand.NewPCG(o.seed, 0xd15c0))}, nil
+}
+
+// Name implements replay.Scheduler.
+func (d *Disco) Name() string { return "disco" }
+
+// Start implements replay.Starter.
+func (d *Disco) Start(v *replay.View) error {
+	d.v = v
+	d.jobs = make([]discoJob, v.Jobs())
+	d.kills = make([][]fairVictim, v.Nodes())
+	d.holds = make([][]int32, v.Nodes())
+	return nil
+}
+
+// OnEvent implements replay.Scheduler.
+func (d *Disco) OnEvent(ev replay.Event, v *replay.View) {
+	d.v = v
+	switch ev.Kind {
+	case replay.JobArrived:
+		d.active = append(d.active, ev.Job)
+		d.jobs[ev.Job].transEnd, d.jobs[ev.Job].mapsDoneAt = -1, -1
+		d.makeRoom(v, ev.Job)
+	case replay.TaskKilled, replay.TaskLost:
+		if ev.Task.Kind == replay.Reduce {
+			d.jobs[ev.Job].transEnd = -1
+		}
+	case replay.TaskFinished:
+		if d.o.hold && ev.Task.Kind == replay.Map {
+			d.maybeHold(v, ev.Task.Job, ev.Node)
+		}
+	case replay.JobFinished:
+		d.active = fairRemove(d.active, ev.Job)
+		for n := range d.holds {
+			d.holds[n] = removeAll(d.holds[n], ev.Job)
+		}
+		d.jobs[ev.Job].held = 0
+	case replay.NodeFailed:
+		d.nKills -= len(d.kills[ev.Node])
+		d.kills[ev.Node] = d.kills[ev.Node][:0]
+		for _, j := range d.holds[ev.Node] {
+			d.jobs[j].held--
+		}
+		d.holds[ev.Node] = d.holds[ev.Node][:0]
+	}
+}
+
+// removeAll deletes every x from s.
+func removeAll(s []int32, x int32) []int32 {
+	out := s[:0]
+	for _, y := range s {
+		if y != x {
+			out = append(out, y)
+		}
+	}
+	return out
+}
+
+// computeShares sets every active job's max-min fair share of kind k.
+func (d *Disco) computeShares(v *replay.View, k replay.TaskKind) {
+	s := d.scratch[:0]
+	for _, j := range d.active {
+		jv := v.Job(j)
+		dem := jv.Running(k)
+		if launchable(jv, k) {
+			dem += jv.Pending(k)
+		}
+		s = append(s, Schedulable{Weight: 1, Demand: float64(dem)})
+	}
+	d.scratch = s
+	d.shares = ExactFairShares(d.shares, s, float64(v.Slots(k)))
+	for i, j := range d.active {
+		d.jobs[j].share[k] = d.shares[i]
+	}
+}
+
+// freeSlots is the cluster's free, unheld slots of kind k.
+func (d *Disco) freeSlots(v *replay.View, k replay.TaskKind) int {
+	free := v.Slots(k)
+	for _, j := range d.active {
+		free -= v.Job(j).Running(k)
+		if k == replay.Map {
+			free -= d.jobs[j].held
+		}
+	}
+	return free
+}
+
+// makeRoom plans the kills that give newly arrived job j its fair share of
+// map slots: evenly, from the job furthest above its own share each time.
+func (d *Disco) makeRoom(v *replay.View, j int32) {
+	const k = replay.Map
+	if !launchable(v.Job(j), k) {
+		return
+	}
+	d.computeShares(v, k)
+	need := int(math.Floor(d.jobs[j].share[k]+1e-9)) - d.freeSlots(v, k)
+	planned := map[int32]int{}
+	for _, vs := range d.kills {
+		for _, vi := range vs {
+			planned[vi.ref.Job]++
+		}
+	}
+	for ; need > 0; need-- {
+		best, bestOver := int32(-1), 0.0
+		for _, o := range d.active {
+			over := float64(v.Job(o).Running(k)-planned[o]) - d.jobs[o].share[k]
+			if o != j && over >= 1-1e-9 && over > bestOver {
+				best, bestOver = o, over
+			}
+		}
+		if best < 0 {
+			return
+		}
+		vi, ok := d.victimOf(v, best, k)
+		if !ok {
+			return
+		}
+		d.kills[vi.node] = append(d.kills[vi.node], vi)
+		d.nKills++
+		planned[best]++
+	}
+}
+
+// victimOf picks a running task of kind k of job j not already doomed:
+// at random or the youngest.
+func (d *Disco) victimOf(v *replay.View, j int32, k replay.TaskKind) (fairVictim, bool) {
+	var cands []fairVictim
+	for t := range int32(v.Job(j).Tasks(k)) {
+		ref := replay.TaskRef{Job: j, Kind: k, Index: t}
+		tv := v.Task(ref)
+		if !tv.Running() || d.doomed(tv.Node(), ref) {
+			continue
+		}
+		cands = append(cands, fairVictim{ref: ref, node: tv.Node(), attempts: tv.Attempts(), start: tv.AttemptStart()})
+	}
+	if len(cands) == 0 {
+		return fairVictim{}, false
+	}
+	if d.o.victim == "random" {
+		return cands[d.rng.IntN(len(cands))], true
+	}
+	best := cands[0]
+	for _, c := range cands[1:] {
+		if c.start >= best.start {
+			best = c
+		}
+	}
+	return best, true
+}
+
+func (d *Disco) doomed(node int32, ref replay.TaskRef) bool {
+	for _, vi := range d.kills[node] {
+		if vi.ref == ref {
+			return true
+		}
+	}
+	return false
+}
+
+// WantsBusyHeartbeats implements replay.Preempter: full trackers report
+// while kills wait for them.
+func (d *Disco) WantsBusyHeartbeats(*replay.View) bool { return d.nKills > 0 }

@@ -1,0 +1,180 @@
+package schedulers
+
+import (
+	"math"
+
+	"sojourn/replay"
+)
+
+// Disco's slot assignment and its transition holds (see Disco).
+
+// inTransition reports whether job j is between phases: it has reduces,
+// all its maps have launched, and some reduce has not finished its
+// shuffle (or not launched yet). Once the maps are done and every reduce
+// runs, the last shuffle's end is known (the engine's model: launch or
+// last map end, whichever is later, plus the reduce's bytes over its
+// share of the node's bandwidth) and is cached until a reduce is lost.
+func (d *Disco) inTransition(v *replay.View, j int32) bool {
+	jv := v.Job(j)
+	jb := &d.jobs[j]
+	nr := jv.Tasks(replay.Reduce)
+	if jv.Done() || nr == 0 || jv.Pending(replay.Map) > 0 {
+		return false
+	}
+	if jv.MapsDone() && jb.mapsDoneAt < 0 {
+		jb.mapsDoneAt = v.Now() // first seen at the last map's end (maybeHold)
+	}
+	if !jv.MapsDone() || jv.Pending(replay.Reduce) > 0 {
+		return true
+	}
+	if jb.transEnd < 0 {
+		cfg := v.Config()
+		perSlot := cfg.ShuffleBandwidth / float64(cfg.ReduceSlots)
+		jb.transEnd = 0
+		for t := range int32(nr) {
+			tv := v.Task(replay.TaskRef{Job: j, Kind: replay.Reduce, Index: t})
+			if !tv.Running() {
+				continue
+			}
+			end := max(tv.AttemptStart(), jb.mapsDoneAt) + replay.Seconds(float64(tv.ShuffleBytes())/perSlot)
+			if shuffled, at, _ := tv.ReducePhase(); shuffled {
+				end = at
+			}
+			jb.transEnd = max(jb.transEnd, end)
+		}
+	}
+	return v.Now() < jb.transEnd
+}
+
+// maybeHold holds the map slot job j's map just freed on node n if j is
+// in transition and holds fewer slots than it has unfinished reduces and
+// than an equal share of the map slots.
+func (d *Disco) maybeHold(v *replay.View, j int32, n int32) {
+	if !d.inTransition(v, j) || !v.Alive(n) {
+		return
+	}
+	jv := v.Job(j)
+	equal := int(math.Ceil(float64(v.Slots(replay.Map)) / float64(max(len(d.active), 1))))
+	if jb := &d.jobs[j]; jb.held < min(jv.Tasks(replay.Reduce)-jv.Finished(replay.Reduce), equal) {
+		jb.held++
+		d.holds[n] = append(d.holds[n], j)
+	}
+}
+
+// OnHeartbeat implements replay.Scheduler.
+func (d *Disco) OnHeartbeat(hb *replay.Heartbeat) error {
+	d.v = hb.View
+	n := hb.Node()
+	if err := d.killHere(hb); err != nil {
+		return err
+	}
+	// Release the slots held here by jobs no longer between phases.
+	kept := d.holds[n][:0]
+	for _, j := range d.holds[n] {
+		if d.inTransition(hb.View, j) {
+			kept = append(kept, j)
+		} else {
+			d.jobs[j].held--
+		}
+	}
+	d.holds[n] = kept
+	for k := replay.Map; k <= replay.Reduce; k++ {
+		usable := hb.Free(k)
+		if k == replay.Map {
+			usable -= len(d.holds[n])
+		}
+		if usable <= 0 || hb.Demand(k) == 0 {
+			continue
+		}
+		d.computeShares(hb.View, k)
+		d.epoch++
+		for usable > 0 {
+			j := d.pick(hb, k)
+			if j < 0 {
+				break
+			}
+			ok, err := d.launch(hb, k, j)
+			if err != nil {
+				return err
+			}
+			if ok {
+				usable--
+			} else {
+				d.jobs[j].tried = d.epoch
+			}
+		}
+	}
+	return nil
+}
+
+// pick chooses the job for a free slot of kind k: for reduces, a job in
+// transition first; then a job never served a slot of that kind; then the
+// job below its fair share with the fewest running tasks; then, so that no
+// slot idles, any job with the fewest running tasks. Ties go to the
+// earlier arrival. Jobs found unable to use the node are skipped.
+func (d *Disco) pick(hb *replay.Heartbeat, k replay.TaskKind) int32 {
+	ok := func(j int32) bool { return d.jobs[j].tried != d.epoch && launchable(hb.Job(j), k) }
+	if k == replay.Reduce && d.o.hold {
+		for _, j := range d.active {
+			if d.inTransition(hb.View, j) && ok(j) {
+				return j
+			}
+		}
+	}
+	for _, j := range d.active {
+		if !d.jobs[j].served[k] && ok(j) {
+			return j
+		}
+	}
+	best, below := int32(-1), false
+	for _, j := range d.active {
+		if !ok(j) {
+			continue
+		}
+		r := hb.Job(j).Running(k)
+		b := float64(r) < d.jobs[j].share[k]-1e-9
+		if best < 0 || b && !below || b == below && r < hb.Job(best).Running(k) {
+			best, below = j, b
+		}
+	}
+	return best
+}
+
+// launch starts a task of kind k of job j on the node (maps at the best
+// locality the node offers).
+func (d *Disco) launch(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool, error) {
+	var idx int32
+	var ok bool
+	if k == replay.Map {
+		idx, _, ok = hb.PendingMap(j, hb.Node(), replay.OffRack)
+	} else {
+		idx, ok = hb.PendingReduce(j)
+	}
+	if !ok {
+		return false, nil
+	}
+	d.jobs[j].served[k] = true
+	return true, hb.Launch(replay.TaskRef{Job: j, Kind: k, Index: idx})
+}
+
+// killHere kills the victims chosen on this tracker that still run the
+// attempt chosen.
+func (d *Disco) killHere(hb *replay.Heartbeat) error {
+	n := hb.Node()
+	vs := d.kills[n]
+	if len(vs) == 0 {
+		return nil
+	}
+	d.kills[n] = vs[:0]
+	d.nKills -= len(vs)
+	for _, vi := range vs {
+		tv := hb.Task(vi.ref)
+		if !tv.Running() || tv.Node() != n || tv.Attempts() != vi.attempts {
+			continue // it finished, or was lost, since
+		}
+		if err := hb.Kill(vi.ref); err != nil {
+			return err
+		}
+	}
+	return nil
+}
