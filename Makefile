@@ -48,11 +48,12 @@ experiments: build
 report: build
 	$(BENCH) report --results $(RESULTS) --reports $(REPORTS)
 
-# Refresh the figures the README shows from a fresh report.
+# Refresh the figures and the claims table the README shows from a fresh run.
 readme-figures: experiments
 	mkdir -p docs/figures
 	cp $(REPORTS)/figures/fig3.png $(REPORTS)/figures/fig4.png $(REPORTS)/figures/fig5.png \
 		$(REPORTS)/figures/fig6.png $(REPORTS)/figures/fig7.png docs/figures/
+	cp $(REPORTS)/claims.md docs/claims.md
 
 clean:
 	rm -rf bin $(OUT) $(RESULTS)/*/ $(RESULTS)/.*.partial

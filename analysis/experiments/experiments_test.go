@@ -147,7 +147,7 @@ func TestFig4ECDFsAndTable(t *testing.T) {
 	}
 	// The "jobs ≤ 60 min" column is the ECDF of the result file at 60 min.
 	for _, row := range sec.Tables[0].Rows {
-		pol := strings.ToLower(row[0])
+		pol := policyOf(t, row[0])
 		jobs := readJobs(t, dir, "fig4", pol)
 		if want := pct(analysis.FractionAtMost(jobs.Sojourn, hour)); row[5] != want {
 			t.Errorf("fig4 table %s: %s jobs within 60 min, the result file says %s", pol, row[5], want)
@@ -164,7 +164,7 @@ func TestTablesMatchResultFiles(t *testing.T) {
 			t.Errorf("%s: %d rows, want one per policy (%d)", tab.Name, len(tab.Rows), len(comparedPolicies()))
 		}
 		for _, row := range tab.Rows {
-			pol := strings.ToLower(strings.TrimSuffix(row[0], " (oracle)"))
+			pol := policyOf(t, strings.TrimSuffix(row[0], " (oracle)"))
 			jobs := readJobs(t, dir, "tables", w+"/"+pol)
 			s := analysis.Summarize(jobs.Sojourn)
 			if row[1] != secs(s.Mean) || row[2] != secs(s.Median) || row[5] != pct(nodeLocal(jobs)) {
@@ -402,4 +402,61 @@ func TestRoundAndLabels(t *testing.T) {
 	if _, err := Lookup("fig9"); err == nil || !strings.Contains(err.Error(), "fig3") {
 		t.Errorf("Lookup(fig9): %v", err)
 	}
+}
+
+// The backfilling tables are the finish times of the result files.
+func TestBackfillTables(t *testing.T) {
+	dir, all := runAll(t)
+	for i, c := range backfillCases {
+		tab := all["backfill"].Tables[i]
+		fair := readJobs(t, dir, "backfill", c.name+"/fair")
+		easy := readJobs(t, dir, "backfill", c.name+"/easy")
+		if len(tab.Rows) != fair.Len() || fair.Len() != len(c.paper) {
+			t.Fatalf("%s: %d rows, %d jobs, %d paper rows", c.name, len(tab.Rows), fair.Len(), len(c.paper))
+		}
+		for j, row := range tab.Rows {
+			if row[3] != fmt.Sprintf("%.2f", fair.Finish[j]) || row[4] != fmt.Sprintf("%.2f", easy.Finish[j]) {
+				t.Errorf("%s j%d: table %v, result files %.2f and %.2f", c.name, j+1, row, fair.Finish[j], easy.Finish[j])
+			}
+		}
+	}
+}
+
+// Disco's experiment has both policies for every seed, each seed its own
+// trace, and Disco speeds the production job up in every one.
+func TestDiscoSeeds(t *testing.T) {
+	dir, all := runAll(t)
+	m := readManifest(t, dir, "disco")
+	if len(m.Runs) != 2*discoSeeds {
+		t.Fatalf("%d runs, want %d", len(m.Runs), 2*discoSeeds)
+	}
+	traces := map[string]bool{}
+	for _, r := range m.Runs {
+		traces[r.Trace] = true
+	}
+	if len(traces) != discoSeeds {
+		t.Errorf("%d distinct traces, want one per seed", len(traces))
+	}
+	for seed := 1; seed <= discoSeeds; seed++ {
+		f := readJobs(t, dir, "disco", fmt.Sprintf("seed-%02d/fair", seed))
+		d := readJobs(t, dir, "disco", fmt.Sprintf("seed-%02d/disco", seed))
+		if want := ratio(f.Sojourn[1] / d.Sojourn[1]); all["disco"].Tables[0].Rows[seed-1][3] != want {
+			t.Errorf("seed %d: speed-up %s in the table, %s from the result files", seed, all["disco"].Tables[0].Rows[seed-1][3], want)
+		}
+		if d.Sojourn[1] >= f.Sojourn[1] {
+			t.Errorf("seed %d: production job no faster under disco", seed)
+		}
+	}
+}
+
+// policyOf is the policy a table row's label names.
+func policyOf(t *testing.T, l string) string {
+	t.Helper()
+	for _, p := range comparedPolicies() {
+		if label(p) == l {
+			return p
+		}
+	}
+	t.Fatalf("no policy is labelled %q", l)
+	return ""
 }

@@ -18,6 +18,10 @@ var all = []*Experiment{
 		Description: "The paper's five-job reduce workload on 4 nodes × 2 reduce slots, under the three preemption primitives."},
 	{Name: "fig8", Title: "Swap time against memory footprint", run: fig8,
 		Description: "Suspend/resume of a 6 GB reduce task by tasks of 0.5 to 6 GB on one reduce slot."},
+	{Name: "backfill", Title: "Fair scheduling with EASY backfilling: the three cases", run: backfill,
+		Description: "The two-level scheduler paper's cases (equal, medium, more small jobs): FAIR vs easy."},
+	{Name: "disco", Title: "Disco's preemptive fair: research and production jobs", run: disco,
+		Description: "A research job of 25 long maps and a production job of 25 short ones, 10 seeds: FAIR vs disco."},
 	{Name: "tables", Title: "Mean and median sojourn and data locality of every policy", run: tables,
 		Description: "FB2009 and FB2010 on 100 nodes under every policy: the FIFO/HFSP ratio and node-local maps."},
 }

@@ -28,6 +28,12 @@ func label(policy string) string {
 	switch policy {
 	case "fifo", "fair", "hfsp", "fsp", "srpt", "ps", "las":
 		return strings.ToUpper(policy)
+	case "capacity":
+		return "Capacity"
+	case "easy":
+		return "FAIR+EASY"
+	case "disco":
+		return "Disco"
 	}
 	return policy
 }
