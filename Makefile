@@ -53,7 +53,8 @@ readme-figures: experiments
 	mkdir -p docs/figures
 	cp $(REPORTS)/figures/fig3.png $(REPORTS)/figures/fig4.png $(REPORTS)/figures/fig5.png \
 		$(REPORTS)/figures/fig6.png $(REPORTS)/figures/fig7.png docs/figures/
-	cp $(REPORTS)/claims.md docs/claims.md
+	{ echo "# The papers' claims, checked by make experiments (seed $(SEED))"; echo; \
+		cat $(REPORTS)/claims.md; } > docs/claims.md
 
 clean:
 	rm -rf bin $(OUT) $(RESULTS)/*/ $(RESULTS)/.*.partial
