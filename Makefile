@@ -57,5 +57,34 @@ readme-figures: experiments
 		cat $(REPORTS)/claims.md; } > docs/claims.md
 
 clean:
-	rm -rf bin $(OUT) $(RESULTS)/*/ $(RESULTS)/.*.partial
+	rm -rf bin $(OUT) $(RESULTS)/.*.partial
+	find $(RESULTS) -mindepth 1 -maxdepth 1 -type d ! -name baseline -exec rm -rf {} +
 	rm -rf $(REPORTS)/index.html $(REPORTS)/figures $(REPORTS)/claims.md $(REPORTS)/tables.md
+
+# Comparing commits (bench compare): the standard suite, FB2009 and FB2010
+# at seed 1 under FIFO, FAIR and HFSP, whose summary is committed as the
+# baseline. `make compare` replays the suite and compares it with the
+# baseline (exit status 2 on a regression beyond THRESHOLD percent);
+# `make baseline` regenerates the baseline after a deliberate change.
+SUITE     ?= results/baseline/suite.json
+BASELINE  ?= results/baseline/summary.json
+THRESHOLD ?= 5
+
+.PHONY: baseline compare interop
+
+baseline: build
+	rm -rf $(OUT)/suite
+	$(BENCH) sweep --out $(OUT)/suite $(SUITE)
+	cp $(OUT)/suite/summary.json $(BASELINE)
+
+compare: build
+	rm -rf $(OUT)/suite
+	$(BENCH) sweep --out $(OUT)/suite $(SUITE)
+	$(BENCH) compare --threshold $(THRESHOLD) $(BASELINE) $(OUT)/suite/summary.json
+
+# Read a trace and results with readers this project did not write
+# (apache-arrow for JavaScript, hyparquet) and check row counts and mean
+# sojourns against bench's own figures. Needs node >= 20 and npm.
+interop: build
+	cd interop && npm ci --no-audit --no-fund
+	node interop/check.mjs $(BENCH)

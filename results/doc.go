@@ -11,4 +11,8 @@
 // carries the schema version, its kind, the policy, the seed and the
 // cluster and trace parameters in its schema metadata. Columns lists each
 // schema with units. Files are written atomically.
+//
+// With Format Parquet (bench --format parquet) the same tables are written
+// as jobs.parquet, tasks.parquet and occupancy.parquet, converted from the
+// Arrow files by ToParquet with the metadata kept.
 package results

@@ -80,6 +80,11 @@ func (e *Env) Run(ex *Experiment) (reports.Section, error) {
 	if err := writeManifest(filepath.Join(tmp, ManifestFile), e, ex, x); err != nil {
 		return reports.Section{}, err
 	}
+	if e.Convert != nil {
+		if err := e.Convert(tmp); err != nil {
+			return reports.Section{}, err
+		}
+	}
 	if err := os.RemoveAll(final); err != nil {
 		return reports.Section{}, err
 	}

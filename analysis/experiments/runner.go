@@ -56,6 +56,9 @@ type Env struct {
 	Version  string // code version recorded in every manifest
 	Workers  int    // parallel replays; 0 means GOMAXPROCS
 	Progress *Progress
+	// Convert, if set, rewrites an experiment's finished directory before
+	// it is renamed into place (results.ConvertDir for Parquet output).
+	Convert func(dir string) error
 }
 
 func (e *Env) workers() int {

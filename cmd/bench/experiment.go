@@ -13,6 +13,7 @@ import (
 
 	"sojourn/analysis/experiments"
 	"sojourn/reports"
+	"sojourn/results"
 )
 
 func experimentList() string {
@@ -33,6 +34,7 @@ func experimentCommand() *cli.Command {
 		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the workloads and of the cluster model"},
 		&cli.IntFlag{Name: "parallel", Aliases: []string{"j"}, Value: runtime.GOMAXPROCS(0), Usage: "replays run at once"},
 		&cli.BoolFlag{Name: "no-report", Usage: "only write results; do not redraw the report"},
+		formatFlag,
 	}, reportFlags...)
 	return &cli.Command{
 		Name:      "experiment",
@@ -87,6 +89,12 @@ func runExperiments(c *cli.Context) error {
 	}
 	env := &experiments.Env{Results: c.String("results"), Seed: c.Uint64("seed"), Version: experiments.CodeVersion(),
 		Workers: c.Int("parallel"), Progress: experiments.NewProgress(c.App.ErrWriter)}
+	switch f, err := results.ParseFormat(c.String("format")); {
+	case err != nil:
+		return fmt.Errorf("--%v", err)
+	case f == results.Parquet:
+		env.Convert = results.ConvertDir // result tables only; traces stay Arrow
+	}
 	start := time.Now()
 	for _, ex := range todo {
 		t0 := time.Now()

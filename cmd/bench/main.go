@@ -34,6 +34,8 @@ func newApp() *cli.App {
 			policiesCommand(),
 			experimentCommand(),
 			reportCommand(),
+			sweepCommand(), mergeCommand(),
+			compareCommand(),
 		},
 		HideHelpCommand: false,
 		Suggest:         true,

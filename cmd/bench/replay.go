@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -114,9 +116,11 @@ func replayCommand() *cli.Command {
 		&cli.StringFlag{Name: "trace", Aliases: []string{"t"}, Required: true, Usage: "workload trace (Arrow file from bench generate)"},
 		&cli.StringFlag{Name: "scheduler", Aliases: []string{"s"}, Value: "fifo-minimal", Usage: "policy: " + strings.Join(schedulers.Names(), ", ")},
 		&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "directory for jobs.arrow, tasks.arrow and occupancy.arrow (none: print the summary only)"},
+		formatFlag,
 		&cli.StringFlag{Name: "config", Usage: "policy options file: lines of policy.option = value"},
 		&cli.BoolFlag{Name: "tasks", Value: true, Usage: "write tasks.arrow (one row per task segment)"},
 		&cli.BoolFlag{Name: "occupancy", Value: true, Usage: "write occupancy.arrow (per-job slot occupancy series)"},
+		&cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile of the replay to `FILE` (go tool pprof)"},
 	}
 	flags = append(flags, clusterFlags()...)
 	flags = append(flags, policyFlags()...)
@@ -134,6 +138,10 @@ func replayCommand() *cli.Command {
 func runReplay(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return fmt.Errorf("replay: unexpected argument %q (the trace goes in --trace)", c.Args().First())
+	}
+	format, err := results.ParseFormat(c.String("format"))
+	if err != nil {
+		return fmt.Errorf("--%v", err)
 	}
 	tr, err := traces.Read(c.String("trace"))
 	if err != nil {
@@ -153,8 +161,13 @@ func runReplay(c *cli.Context) error {
 	cfg.RecordOccupancy = c.String("out") != "" && c.Bool("occupancy")
 	prog := newProgress(c.App.ErrWriter, "replay "+name)
 	cfg.Progress = prog.jobs
+	stopProfile, err := startCPUProfile(c.String("cpuprofile"))
+	if err != nil {
+		return err
+	}
 	start := time.Now()
 	res, err := replay.Run(tr, sched, cfg)
+	stopProfile()
 	prog.done()
 	if err != nil {
 		return err
@@ -165,12 +178,29 @@ func runReplay(c *cli.Context) error {
 		for k, v := range vals {
 			md["policy."+k] = v
 		}
-		if err := results.WriteAll(out, res, md); err != nil {
+		if err := results.WriteAllFormat(out, res, md, format); err != nil {
 			return err
 		}
 	}
 	printSummary(c.App.Writer, res, wall)
 	return nil
+}
+
+// startCPUProfile starts a CPU profile into path, if set, and returns the
+// function that stops it.
+func startCPUProfile(path string) (func(), error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 func printSummary(w io.Writer, r *replay.Result, wall time.Duration) {

@@ -1,0 +1,186 @@
+package analysis
+
+import (
+	"math"
+	"math/rand/v2"
+	"sort"
+)
+
+// Statistic computes a figure (a mean, a quantile, a ratio) of a sample
+// from the rows drawn from it, repetitions included. The statistics below
+// keep a buffer between calls: use each from one goroutine.
+type Statistic func(rows []int) float64
+
+// Interval is a point estimate with the bounds of its confidence interval.
+type Interval struct {
+	Est, Lo, Hi float64
+}
+
+// Bootstrap is a percentile bootstrap (Efron and Tibshirani, An
+// Introduction to the Bootstrap, ch. 13): the statistic is recomputed on
+// Resamples samples drawn with replacement, and the interval is the
+// (1−Level)/2 and (1+Level)/2 nearest-rank quantiles of the replicates.
+type Bootstrap struct {
+	Resamples int     // 0 means 2000
+	Level     float64 // 0 means 0.95
+	// Paired draws the same rows from both samples, for two samples that
+	// describe the same jobs in the same order (one trace replayed twice):
+	// the interval then reflects the change job by job, not the spread of
+	// the jobs. Both samples must have the same length.
+	Paired bool
+	// Rand is the only source of randomness; it is required, so that an
+	// interval is reproducible from its seed.
+	Rand *rand.Rand
+}
+
+// DefaultResamples and DefaultLevel are the zero values' meanings.
+const (
+	DefaultResamples = 2000
+	DefaultLevel     = 0.95
+)
+
+// RelChange estimates the relative change b/a − 1 of a statistic between
+// sample a (na rows) and sample b (nb rows), with a bootstrap interval.
+// Est is computed on the samples themselves. With an empty sample, or a
+// statistic of a that is 0, every field is NaN. It panics if Rand is nil or
+// a paired bootstrap gets samples of different lengths.
+func (bs Bootstrap) RelChange(na int, a Statistic, nb int, b Statistic) Interval {
+	if bs.Rand == nil {
+		panic("analysis: Bootstrap needs a seeded Rand")
+	}
+	if bs.Paired && na != nb {
+		panic("analysis: paired bootstrap of samples of different lengths")
+	}
+	nan := Interval{math.NaN(), math.NaN(), math.NaN()}
+	if na == 0 || nb == 0 {
+		return nan
+	}
+	reps, level := bs.Resamples, bs.Level
+	if reps <= 0 {
+		reps = DefaultResamples
+	}
+	if level <= 0 || level >= 1 {
+		level = DefaultLevel
+	}
+	all := func(n int) []int {
+		r := make([]int, n)
+		for i := range r {
+			r[i] = i
+		}
+		return r
+	}
+	base := a(all(na))
+	if base == 0 || math.IsNaN(base) {
+		return nan
+	}
+	out := Interval{Est: b(all(nb))/base - 1}
+	ra, rb := make([]int, na), make([]int, nb)
+	repl := make([]float64, 0, reps)
+	for k := 0; k < reps; k++ {
+		for i := range ra {
+			ra[i] = bs.Rand.IntN(na)
+		}
+		if bs.Paired {
+			copy(rb, ra)
+		} else {
+			for i := range rb {
+				rb[i] = bs.Rand.IntN(nb)
+			}
+		}
+		// A resample whose base is 0 has no relative change: it is left
+		// out rather than counted as infinite.
+		if x := a(ra); x != 0 && !math.IsNaN(x) {
+			if r := b(rb)/x - 1; !math.IsNaN(r) {
+				repl = append(repl, r)
+			}
+		}
+	}
+	if len(repl) == 0 {
+		return Interval{out.Est, math.NaN(), math.NaN()}
+	}
+	sort.Float64s(repl)
+	out.Lo = sortedQuantile(repl, (1-level)/2)
+	out.Hi = sortedQuantile(repl, (1+level)/2)
+	return out
+}
+
+// sortedQuantile is Quantile of an already sorted sample.
+func sortedQuantile(s []float64, p float64) float64 {
+	k := int(math.Ceil(p*float64(len(s)))) - 1
+	return s[max(0, min(len(s)-1, k))]
+}
+
+// gather returns xs at rows in buf.
+func gather(buf *[]float64, xs []float64, rows []int) []float64 {
+	b := (*buf)[:0]
+	for _, r := range rows {
+		b = append(b, xs[r])
+	}
+	*buf = b
+	return b
+}
+
+// MeanOf is the mean of xs over the rows drawn.
+func MeanOf(xs []float64) Statistic {
+	return func(rows []int) float64 {
+		if len(rows) == 0 {
+			return math.NaN()
+		}
+		var s float64
+		for _, r := range rows {
+			s += xs[r]
+		}
+		return s / float64(len(rows))
+	}
+}
+
+// MedianOf is the median of xs over the rows drawn (Median's definition:
+// the mean of the two middle values for an even count).
+func MedianOf(xs []float64) Statistic {
+	var buf []float64
+	return func(rows []int) float64 {
+		s := gather(&buf, xs, rows)
+		if len(s) == 0 {
+			return math.NaN()
+		}
+		sort.Float64s(s)
+		n := len(s)
+		if n%2 == 1 {
+			return s[n/2]
+		}
+		return (s[n/2-1] + s[n/2]) / 2
+	}
+}
+
+// QuantileOf is the nearest-rank p-quantile of xs over the rows drawn
+// (Quantile's definition).
+func QuantileOf(xs []float64, p float64) Statistic {
+	var buf []float64
+	return func(rows []int) float64 {
+		s := gather(&buf, xs, rows)
+		if len(s) == 0 {
+			return math.NaN()
+		}
+		sort.Float64s(s)
+		return sortedQuantile(s, p)
+	}
+}
+
+// RatioOfSums is Σnum / Σden over the rows drawn, e.g. node-local maps
+// over all maps; NaN when Σden is 0. num and den must have equal lengths.
+func RatioOfSums(num, den []float64) Statistic {
+	if len(num) != len(den) {
+		panic("analysis: RatioOfSums of slices of different lengths")
+	}
+	return func(rows []int) float64 {
+		var n, d float64
+		for _, r := range rows {
+			n += num[r]
+			d += den[r]
+		}
+		if d == 0 {
+			return math.NaN()
+		}
+		return n / d
+	}
+}

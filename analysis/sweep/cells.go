@@ -1,0 +1,186 @@
+package sweep
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"sojourn/replay"
+	"sojourn/schedulers"
+)
+
+// Plan is a loaded sweep: its spec and its cells in order.
+type Plan struct {
+	Spec  *Spec
+	Dir   string // the sweep file's directory: trace files are relative to it
+	Cells []*Cell
+}
+
+// Cell is one replay of the sweep.
+type Cell struct {
+	Index    int
+	Workload *Workload
+	Policy   string
+	// Params are the cell's swept parameters (cluster parameters and its
+	// policy's options), by name; fixed ones are not repeated.
+	Params map[string]string
+	Seed   uint64
+	// Cluster has every cluster parameter the sweep sets; zero fields take
+	// the replay's defaults. Options are the policy options it sets.
+	Cluster replay.Config
+	Options map[string]string
+}
+
+// Dir is the cell's directory under the sweep's output, e.g.
+// "cells/000017".
+func (c *Cell) Dir() string { return fmt.Sprintf("cells/%06d", c.Index) }
+
+// Label describes the cell in messages: "fb2009 fair nodes=20 seed=3".
+func (c *Cell) Label() string {
+	return strings.Join(append(append([]string{c.Workload.Name, c.Policy}, paramList(c.Params)...), fmt.Sprintf("seed=%d", c.Seed)), " ")
+}
+
+// paramList is "name=value" for each parameter, by name.
+func paramList(m map[string]string) []string {
+	var out []string
+	for _, k := range sortedKeys(m) {
+		out = append(out, k+"="+m[k])
+	}
+	return out
+}
+
+// clusterParam sets one field of replay.Config from the text of a value.
+type clusterParam struct {
+	kind int
+	set  func(c *replay.Config, v string)
+}
+
+const (
+	kindInt = iota
+	kindFloat
+	kindBool
+)
+
+func intParam(f func(*replay.Config) *int) clusterParam {
+	return clusterParam{kindInt, func(c *replay.Config, v string) { *f(c), _ = strconv.Atoi(v) }}
+}
+
+func floatParam(f func(*replay.Config) *float64) clusterParam {
+	return clusterParam{kindFloat, func(c *replay.Config, v string) { *f(c), _ = strconv.ParseFloat(v, 64) }}
+}
+
+// clusterParams are named after bench replay's flags, with their units.
+var clusterParams = map[string]clusterParam{
+	"nodes":             intParam(func(c *replay.Config) *int { return &c.Nodes }),
+	"nodes-per-rack":    intParam(func(c *replay.Config) *int { return &c.NodesPerRack }),
+	"map-slots":         intParam(func(c *replay.Config) *int { return &c.MapSlots }),
+	"reduce-slots":      intParam(func(c *replay.Config) *int { return &c.ReduceSlots }),
+	"replication":       intParam(func(c *replay.Config) *int { return &c.Replication }),
+	"max-suspended":     intParam(func(c *replay.Config) *int { return &c.MaxSuspendedPerNode }),
+	"heartbeat":         floatParam(func(c *replay.Config) *float64 { return &c.Heartbeat }),
+	"rack-local-factor": floatParam(func(c *replay.Config) *float64 { return &c.RackLocalFactor }),
+	"off-rack-factor":   floatParam(func(c *replay.Config) *float64 { return &c.OffRackFactor }),
+	"shuffle-bandwidth": floatParam(func(c *replay.Config) *float64 { return &c.ShuffleBandwidth }),
+	"disk-bandwidth":    floatParam(func(c *replay.Config) *float64 { return &c.DiskBandwidth }),
+	"speed-sigma":       floatParam(func(c *replay.Config) *float64 { return &c.SpeedSigma }),
+	"mtbf":              floatParam(func(c *replay.Config) *float64 { return &c.MTBF }),
+	"mttr":              floatParam(func(c *replay.Config) *float64 { return &c.MTTR }),
+	"slowstart": {kindFloat, func(c *replay.Config, v string) {
+		// As bench replay's flag: 0 launches reduces at once, which the
+		// engine spells as a negative value.
+		c.SlowStart, _ = strconv.ParseFloat(v, 64)
+		if c.SlowStart == 0 {
+			c.SlowStart = -1
+		}
+	}},
+	"oob-heartbeat": {kindBool, func(c *replay.Config, v string) { c.OutOfBandHeartbeat, _ = strconv.ParseBool(v) }},
+}
+
+// ParameterNames lists the cluster parameters a sweep may set.
+func ParameterNames() []string { return sortedKeys(clusterParams) }
+
+// expand builds the cells: workloads, then policies, then parameter
+// combinations (names in sorted order, the last varying fastest, values in
+// the file's order), then seeds. The order, and so every cell's index,
+// depends on the file alone.
+func expand(s *Spec, path string) (*Plan, error) {
+	p := &Plan{Spec: s, Dir: filepath.Dir(path)}
+	checked := map[string]bool{}
+	for wi := range s.Workloads {
+		w := &s.Workloads[wi]
+		for _, pol := range s.Policies {
+			var names []string
+			for _, k := range sortedKeys(s.Parameters) {
+				if owner, _, isOpt := strings.Cut(k, "."); !isOpt || owner == pol {
+					names = append(names, k)
+				}
+			}
+			for _, combo := range product(names, s.Parameters) {
+				for _, seed := range s.Seeds {
+					c, err := newCell(len(p.Cells), w, pol, combo, seed, s.Fixed)
+					if err != nil {
+						return nil, err
+					}
+					if key := pol + "\x00" + strings.Join(paramList(c.Options), "\x00"); !checked[key] {
+						// Option values are the policy's to check.
+						if _, err := schedulers.New(pol, c.Options); err != nil {
+							return nil, fmt.Errorf("cell %d (%s): %v", c.Index, c.Label(), err)
+						}
+						checked[key] = true
+					}
+					p.Cells = append(p.Cells, c)
+					if len(p.Cells) > maxCells {
+						return nil, fmt.Errorf("more than %d cells", maxCells)
+					}
+				}
+			}
+		}
+	}
+	return p, nil
+}
+
+// product lists every combination of the values of names.
+func product(names []string, values map[string][]Value) []map[string]string {
+	out := []map[string]string{{}}
+	for _, n := range names {
+		var next []map[string]string
+		for _, m := range out {
+			for _, v := range values[n] {
+				c := make(map[string]string, len(m)+1)
+				for k, x := range m {
+					c[k] = x
+				}
+				c[n] = string(v)
+				next = append(next, c)
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+func newCell(i int, w *Workload, pol string, params map[string]string, seed uint64, fixed map[string]Value) (*Cell, error) {
+	c := &Cell{Index: i, Workload: w, Policy: pol, Params: params, Seed: seed, Options: map[string]string{}}
+	apply := func(k, v string) {
+		if owner, opt, isOpt := strings.Cut(k, "."); isOpt {
+			if owner == pol {
+				c.Options[opt] = v
+			}
+			return
+		}
+		clusterParams[k].set(&c.Cluster, v)
+	}
+	for _, k := range sortedKeys(fixed) {
+		apply(k, string(fixed[k]))
+	}
+	for _, k := range sortedKeys(params) {
+		apply(k, params[k])
+	}
+	c.Cluster.Seed = seed
+	cfg := c.Cluster
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("cell %d (%s): %v", i, c.Label(), err)
+	}
+	return c, nil
+}

@@ -1,0 +1,271 @@
+package sweep
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"sojourn/replay"
+	"sojourn/results"
+	"sojourn/schedulers"
+	"sojourn/traces"
+)
+
+// Progress receives the progress of a run; *experiments.Progress fits.
+type Progress interface {
+	Start(name string, total int)
+	Step()
+	Finish()
+}
+
+// Runner runs the cells of a plan into a directory.
+type Runner struct {
+	Dir     string // output directory; shards may share it
+	Workers int    // cells run at once; 0 means 1
+	Shard   Shard
+	Output  Output
+	Version string // code version, recorded in sweep.json
+	// Progress, if set, hears of every cell this run finishes.
+	Progress Progress
+	// Replay runs one cell; nil means replay.Run. Tests count calls
+	// through it and inject failures.
+	Replay func(*traces.Trace, replay.Scheduler, replay.Config) (*replay.Result, error)
+}
+
+// Report says what a run did.
+type Report struct {
+	Cells   int  // in the sweep
+	Mine    int  // in this shard
+	Skipped int  // already finished
+	Ran     int  // finished by this run
+	Done    bool // every cell of the sweep is finished and summary.json written
+}
+
+// ErrInterrupted marks a run stopped by its context; what it finished is
+// kept, and the same command resumes it.
+var ErrInterrupted = errors.New("interrupted")
+
+// Run runs the shard's unfinished cells, Workers at a time, each into
+// cells/NNNNNN/ of the output directory: a cell is written in a hidden
+// directory beside its place and renamed into it once complete, so a
+// finished cell is exactly one whose directory exists, and a killed run
+// leaves none half-written. When the context is cancelled no new cell
+// starts, the running ones finish, and Run returns ErrInterrupted. When
+// every cell of the sweep is finished, whoever ran them, it writes
+// summary.json.
+func (r *Runner) Run(ctx context.Context, p *Plan) (Report, error) {
+	rep := Report{Cells: len(p.Cells)}
+	if _, err := results.ParseFormat(r.Output.Format); err != nil || r.Output.Format == "" {
+		return rep, fmt.Errorf("sweep: output format %q: want arrow or parquet", r.Output.Format)
+	}
+	if err := r.claim(p); err != nil {
+		return rep, err
+	}
+	if err := r.removePartials(); err != nil {
+		return rep, err
+	}
+	var todo []*Cell
+	for _, c := range p.Cells {
+		if !r.Shard.Owns(c.Index) {
+			continue
+		}
+		rep.Mine++
+		if finished(r.Dir, c.Index) {
+			rep.Skipped++
+			continue
+		}
+		todo = append(todo, c)
+	}
+	tc := &traceCache{sweep: p.Spec.Name, dir: r.Dir, planDir: p.Dir, entries: map[string]*traceEntry{}, users: map[string]int{}}
+	for _, c := range todo {
+		tc.users[traceFile(c)]++
+	}
+	errs := make([]error, len(todo))
+	var ran int
+	var mu sync.Mutex
+	next := make(chan int)
+	stop := make(chan struct{})
+	var stopOnce sync.Once
+	var wg sync.WaitGroup
+	if r.Progress != nil {
+		r.Progress.Start("sweep "+p.Spec.Name, len(todo))
+	}
+	for w := 0; w < min(max(1, r.Workers), len(todo)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				errs[i] = r.runCell(tc, todo[i])
+				tc.release(todo[i])
+				if errs[i] != nil {
+					stopOnce.Do(func() { close(stop) }) // fail fast: start no other cell
+					continue
+				}
+				mu.Lock()
+				ran++
+				mu.Unlock()
+				if r.Progress != nil {
+					r.Progress.Step()
+				}
+			}
+		}()
+	}
+feed:
+	for i := range todo {
+		if ctx.Err() != nil {
+			break
+		}
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		case <-stop:
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if r.Progress != nil {
+		r.Progress.Finish()
+	}
+	rep.Ran = ran
+	for i, err := range errs {
+		if err != nil {
+			c := todo[i]
+			return rep, fmt.Errorf("sweep %s: cell %d (%s): %w", p.Spec.Name, c.Index, c.Label(), err)
+		}
+	}
+	if ctx.Err() != nil && rep.Skipped+rep.Ran < rep.Mine {
+		return rep, fmt.Errorf("sweep %s: %w after %d of this shard's %d cells (%d were done before); run the same command again to resume",
+			p.Spec.Name, ErrInterrupted, rep.Skipped+rep.Ran, rep.Mine, rep.Skipped)
+	}
+	switch err := summarize(r.Dir); {
+	case err == nil:
+		rep.Done = true
+	case !errors.Is(err, errIncomplete):
+		return rep, err
+	}
+	return rep, nil
+}
+
+// claim writes sweep.json, or checks that the directory holds the same
+// sweep, built by the same code, with the same output settings.
+func (r *Runner) claim(p *Plan) error {
+	m := &Manifest{Format: ManifestFormat, CodeVersion: r.Version, Spec: p.Spec, Output: r.Output, Cells: len(p.Cells)}
+	path := filepath.Join(r.Dir, ManifestFile)
+	old, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return writeJSON(path, m)
+	}
+	if err != nil {
+		return err
+	}
+	want, err := encodeJSON(m)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(old, want) {
+		var prev Manifest
+		why := "the sweep differs"
+		if readJSON(path, &prev) == nil {
+			switch {
+			case prev.CodeVersion != m.CodeVersion:
+				why = fmt.Sprintf("it was run by code %s, this is %s", prev.CodeVersion, m.CodeVersion)
+			case prev.Output != m.Output:
+				why = fmt.Sprintf("its output is %+v, this run's %+v", prev.Output, m.Output)
+			}
+		}
+		return fmt.Errorf("%s: the directory holds another sweep (%s); use another --out or remove it", path, why)
+	}
+	return nil
+}
+
+// removePartials deletes what killed runs of this shard left: the hidden
+// directories of cells it was writing. Other shards' are left alone, as
+// they may be running in the same directory.
+func (r *Runner) removePartials() error {
+	parent := filepath.Join(r.Dir, "cells")
+	ents, err := os.ReadDir(parent)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		name, ok := strings.CutPrefix(e.Name(), ".")
+		if !ok {
+			continue
+		}
+		num, _, ok := strings.Cut(name, ".partial-")
+		i, err := strconv.Atoi(num)
+		if !ok || err != nil || !r.Shard.Owns(i) {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(parent, e.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runCell replays one cell and moves its directory into place.
+func (r *Runner) runCell(tc *traceCache, c *Cell) error {
+	te, err := tc.get(c)
+	if err != nil {
+		return err
+	}
+	sched, err := schedulers.New(c.Policy, c.Options)
+	if err != nil {
+		return err
+	}
+	cfg := c.Cluster
+	cfg.RecordTasks = r.Output.Tasks
+	run := r.Replay
+	if run == nil {
+		run = replay.Run
+	}
+	res, err := run(te.trace, sched, cfg)
+	if err != nil {
+		return err
+	}
+	final := filepath.Join(r.Dir, c.Dir())
+	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(final), "."+filepath.Base(final)+".partial-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp) // nothing left once renamed
+	md := results.Metadata(res, te.trace, map[string]string{"trace.file": te.file, "sweep.name": tc.sweep,
+		"sweep.cell": fmt.Sprint(c.Index), "label.workload": c.Workload.Name, "label.seed": fmt.Sprint(c.Seed)})
+	for k, v := range c.Options {
+		md["policy."+k] = v
+	}
+	for k, v := range c.Params {
+		md["label."+k] = v
+	}
+	if err := results.WriteAllFormat(tmp, res, md, results.Format(r.Output.Format)); err != nil {
+		return err
+	}
+	if err := writeJSON(filepath.Join(tmp, CellFile), newRecord(c, te.file, te.sum, te.trace, res)); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		if finished(r.Dir, c.Index) {
+			return nil // another process sharing the directory finished it first
+		}
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,301 @@
+package sweep
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"sojourn/schedulers"
+	"sojourn/swim"
+)
+
+// Spec is a sweep file: workloads × policies × parameters × seeds.
+type Spec struct {
+	// Name labels the sweep in its outputs.
+	Name      string     `json:"name"`
+	Workloads []Workload `json:"workloads"`
+	Policies  []string   `json:"policies"`
+	// Parameters are swept: every combination of their values is a cell.
+	// A name is a cluster parameter (a bench replay flag such as "nodes")
+	// or a policy option "policy.option", which varies only the cells of
+	// that policy.
+	Parameters map[string][]Value `json:"parameters,omitempty"`
+	// Fixed holds single-valued parameters, named as in Parameters.
+	Fixed map[string]Value `json:"fixed,omitempty"`
+	// Seeds seed both the generated workloads and the replays; the
+	// default is [1].
+	Seeds Seeds `json:"seeds,omitempty"`
+}
+
+// Workload is a generated profile or a trace file.
+type Workload struct {
+	Name    string  `json:"name"`               // unique; letters, digits, '.', '_', '-'
+	Profile string  `json:"profile,omitempty"`  // fb2009 or fb2010, generated per seed
+	Jobs    int     `json:"jobs,omitempty"`     // jobs to generate (0: the profile's)
+	MeanGap float64 `json:"mean_gap,omitempty"` // mean gap between submits, s (0: the profile's)
+	Nodes   int     `json:"nodes,omitempty"`    // cluster size the bytes are scaled to (0: 100)
+	// Trace is an Arrow trace file, relative to the sweep file; it is the
+	// same for every seed.
+	Trace string `json:"trace,omitempty"`
+}
+
+// Value is a parameter value: a JSON number, string or boolean, kept as
+// text (numbers as written, so that labels read "0.10" if the file does).
+type Value string
+
+// UnmarshalJSON accepts a number, a string or a boolean.
+func (v *Value) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case len(b) > 0 && b[0] == '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*v = Value(s)
+	case string(b) == "true" || string(b) == "false":
+		*v = Value(b)
+	default:
+		var n json.Number
+		if err := json.Unmarshal(b, &n); err != nil {
+			// Reported by check, which knows the field.
+			*v = Value(badValue + string(b))
+			return nil
+		}
+		*v = Value(n)
+	}
+	return nil
+}
+
+// badValue prefixes the JSON text of a value that is not a scalar.
+const badValue = "\x00bad:"
+
+// Seeds is a list of seeds, written as [1, 2, 3] or {"from": 1, "to": 50}.
+type Seeds []uint64
+
+// UnmarshalJSON accepts a list or an inclusive range.
+func (s *Seeds) UnmarshalJSON(b []byte) error {
+	if b = bytes.TrimSpace(b); len(b) > 0 && b[0] == '{' {
+		var r struct {
+			From *uint64 `json:"from"`
+			To   *uint64 `json:"to"`
+		}
+		d := json.NewDecoder(bytes.NewReader(b))
+		d.DisallowUnknownFields()
+		if err := d.Decode(&r); err != nil {
+			return fmt.Errorf("seeds: want {\"from\": first, \"to\": last}: %v", err)
+		}
+		if r.From == nil || r.To == nil || *r.To < *r.From || *r.To-*r.From >= maxCells {
+			return errors.New("seeds: want {\"from\": first, \"to\": last} with first <= last")
+		}
+		*s = nil
+		for x := *r.From; ; x++ {
+			*s = append(*s, x)
+			if x == *r.To {
+				break
+			}
+		}
+		return nil
+	}
+	var l []uint64
+	if err := json.Unmarshal(b, &l); err != nil {
+		return errors.New("seeds: want a list of non-negative integers or {\"from\": first, \"to\": last}")
+	}
+	*s = l
+	return nil
+}
+
+const maxCells = 10_000_000
+
+var workloadName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// decode reads a sweep file, rejecting unknown fields, with errors that
+// name the file and the line or field.
+func decode(path string, data []byte) (*Spec, error) {
+	var s Spec
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&s); err != nil {
+		var syn *json.SyntaxError
+		var typ *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &syn):
+			line, col := position(data, syn.Offset-1)
+			return nil, fmt.Errorf("%s: line %d, column %d: %v", path, line, col, syn)
+		case errors.As(err, &typ):
+			return nil, fmt.Errorf("%s: field %s: want %s, got %s", path, typ.Field, typ.Type, typ.Value)
+		case strings.HasPrefix(err.Error(), "json: unknown field "):
+			return nil, fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "json: "))
+		}
+		return nil, fmt.Errorf("%s: %v", path, strings.TrimPrefix(err.Error(), "json: "))
+	}
+	if d.More() {
+		return nil, fmt.Errorf("%s: more than one JSON value", path)
+	}
+	return &s, nil
+}
+
+// position turns a byte offset into the 1-based line and column of the
+// byte there.
+func position(data []byte, off int64) (line, col int) {
+	off = min(off, int64(len(data)))
+	before := data[:off]
+	line = 1 + bytes.Count(before, []byte("\n"))
+	col = int(off) - bytes.LastIndexByte(before, '\n')
+	return line, col
+}
+
+// check validates a decoded spec; errors name the field.
+func (s *Spec) check() error {
+	if s.Name == "" {
+		return errors.New("name: missing")
+	}
+	if len(s.Workloads) == 0 {
+		return errors.New("workloads: none given")
+	}
+	seen := map[string]bool{}
+	for i, w := range s.Workloads {
+		f := fmt.Sprintf("workloads[%d]", i)
+		switch {
+		case !workloadName.MatchString(w.Name):
+			return fmt.Errorf("%s.name: %q; want letters, digits, '.', '_' or '-'", f, w.Name)
+		case seen[w.Name]:
+			return fmt.Errorf("%s.name: %q given twice", f, w.Name)
+		case (w.Profile == "") == (w.Trace == ""):
+			return fmt.Errorf("%s: give a profile (%s) or a trace file, not both or neither", f, strings.Join(swim.ProfileNames(), ", "))
+		case w.Trace != "" && (w.Jobs != 0 || w.MeanGap != 0 || w.Nodes != 0):
+			return fmt.Errorf("%s: jobs, mean_gap and nodes apply to a profile, not to a trace file", f)
+		case w.Jobs < 0 || w.Nodes < 0 || w.MeanGap < 0:
+			return fmt.Errorf("%s: jobs, mean_gap and nodes must be >= 0", f)
+		}
+		if w.Profile != "" {
+			if _, err := swim.LookupProfile(w.Profile); err != nil {
+				return fmt.Errorf("%s.profile: %v", f, err)
+			}
+		}
+		seen[w.Name] = true
+	}
+	if len(s.Policies) == 0 {
+		return errors.New("policies: none given")
+	}
+	pols := map[string]bool{}
+	for i, p := range s.Policies {
+		if _, err := schedulers.Lookup(p); err != nil {
+			return fmt.Errorf("policies[%d]: %v", i, err)
+		}
+		if pols[p] {
+			return fmt.Errorf("policies[%d]: %q given twice", i, p)
+		}
+		pols[p] = true
+	}
+	for _, k := range sortedKeys(s.Parameters) {
+		if len(s.Parameters[k]) == 0 {
+			return fmt.Errorf("parameters.%s: no values", k)
+		}
+		if _, dup := s.Fixed[k]; dup {
+			return fmt.Errorf("parameters.%s: also in fixed", k)
+		}
+		for i, v := range s.Parameters[k] {
+			if err := checkParam(k, v, pols); err != nil {
+				return fmt.Errorf("parameters.%s[%d]: %v", k, i, err)
+			}
+		}
+	}
+	for _, k := range sortedKeys(s.Fixed) {
+		if err := checkParam(k, s.Fixed[k], pols); err != nil {
+			return fmt.Errorf("fixed.%s: %v", k, err)
+		}
+	}
+	if s.Seeds == nil {
+		s.Seeds = Seeds{1}
+	}
+	dup := map[uint64]bool{}
+	for i, x := range s.Seeds {
+		if dup[x] {
+			return fmt.Errorf("seeds[%d]: %d given twice", i, x)
+		}
+		dup[x] = true
+	}
+	return nil
+}
+
+// checkParam checks one value of parameter name: a cluster parameter must
+// parse, and a policy option must name a listed policy and one of its
+// options (its value is checked when the cells are built).
+func checkParam(name string, v Value, policies map[string]bool) error {
+	if raw, bad := strings.CutPrefix(string(v), badValue); bad {
+		return fmt.Errorf("want a number, a string or true/false, got %s", raw)
+	}
+	pol, opt, isOpt := strings.Cut(name, ".")
+	if !isOpt {
+		p, ok := clusterParams[name]
+		if !ok {
+			return fmt.Errorf("unknown parameter; want a policy option policy.option or one of %s", strings.Join(sortedKeys(clusterParams), ", "))
+		}
+		return p.check(string(v))
+	}
+	if !policies[pol] {
+		return fmt.Errorf("policy %s is not in policies", pol)
+	}
+	p, _ := schedulers.Lookup(pol)
+	var names []string
+	for _, o := range p.Options {
+		if o.Name == opt {
+			return nil
+		}
+		names = append(names, o.Name)
+	}
+	return fmt.Errorf("%s has no option %q (options: %s)", pol, opt, strings.Join(names, ", "))
+}
+
+func (p clusterParam) check(v string) error {
+	var err error
+	switch p.kind {
+	case kindInt:
+		_, err = strconv.Atoi(v)
+	case kindFloat:
+		_, err = strconv.ParseFloat(v, 64)
+	case kindBool:
+		_, err = strconv.ParseBool(v)
+	}
+	if err != nil {
+		return fmt.Errorf("%q is not %s", v, map[int]string{kindInt: "an integer", kindFloat: "a number", kindBool: "true or false"}[p.kind])
+	}
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Load reads and checks a sweep file and expands it into its cells.
+// Errors are one line naming the file and the field.
+func Load(path string) (*Plan, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := decode(path, data)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	p, err := expand(s, path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return p, nil
+}

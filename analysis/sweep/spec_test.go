@@ -1,0 +1,123 @@
+package sweep
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestBadSweepFiles: each mistake gives one line naming the file and the
+// field.
+func TestBadSweepFiles(t *testing.T) {
+	const w = `"workloads": [{"name": "a", "profile": "fb2009", "jobs": 3}]`
+	for _, c := range []struct{ name, text, want string }{
+		{"syntax", "{\n  \"name\": \"x\",\n  \"policies\": [\"fifo\",]\n}", "line 3, column 23: invalid character ']'"},
+		{"unknown field", `{"name": "x", ` + w + `, "polices": ["fifo"]}`, `unknown field "polices"`},
+		{"type", `{"name": "x", "workloads": [{"name": "a", "profile": "fb2009", "jobs": "three"}], "policies": ["fifo"]}`,
+			"field workloads.jobs: want int, got string"},
+		{"no name", `{` + w + `, "policies": ["fifo"]}`, "name: missing"},
+		{"no workloads", `{"name": "x", "policies": ["fifo"]}`, "workloads: none given"},
+		{"bad workload name", `{"name": "x", "workloads": [{"name": "a/b", "profile": "fb2009"}], "policies": ["fifo"]}`, `workloads[0].name: "a/b"`},
+		{"duplicate workload", `{"name": "x", "workloads": [{"name": "a", "profile": "fb2009"}, {"name": "a", "profile": "fb2010"}], "policies": ["fifo"]}`,
+			`workloads[1].name: "a" given twice`},
+		{"profile and trace", `{"name": "x", "workloads": [{"name": "a", "profile": "fb2009", "trace": "t.arrow"}], "policies": ["fifo"]}`,
+			"workloads[0]: give a profile"},
+		{"unknown profile", `{"name": "x", "workloads": [{"name": "a", "profile": "fb2011"}], "policies": ["fifo"]}`, "workloads[0].profile: "},
+		{"unknown policy", `{"name": "x", ` + w + `, "policies": ["fifo", "fiffo"]}`, `policies[1]: unknown scheduler "fiffo"`},
+		{"unknown parameter", `{"name": "x", ` + w + `, "policies": ["fifo"], "parameters": {"node": [1]}}`, "parameters.node[0]: unknown parameter"},
+		{"bad number", `{"name": "x", ` + w + `, "policies": ["fifo"], "parameters": {"nodes": [10, "ten"]}}`, `parameters.nodes[1]: "ten" is not an integer`},
+		{"object value", `{"name": "x", ` + w + `, "policies": ["fifo"], "parameters": {"nodes": [{"n": 1}]}}`,
+			`parameters.nodes[0]: want a number, a string or true/false, got {"n": 1}`},
+		{"empty values", `{"name": "x", ` + w + `, "policies": ["fifo"], "parameters": {"nodes": []}}`, "parameters.nodes: no values"},
+		{"option of a policy not listed", `{"name": "x", ` + w + `, "policies": ["fifo"], "parameters": {"fair.preemption": [true]}}`,
+			"parameters.fair.preemption[0]: policy fair is not in policies"},
+		{"unknown option", `{"name": "x", ` + w + `, "policies": ["fair"], "fixed": {"fair.alpha": 1}}`, `fixed.fair.alpha: fair has no option "alpha"`},
+		{"bad option value", `{"name": "x", ` + w + `, "policies": ["fair"], "fixed": {"fair.locality-delay": "soon"}}`, `fair.locality-delay: "soon" is not a number`},
+		{"bad cluster value", `{"name": "x", ` + w + `, "policies": ["fifo"], "fixed": {"nodes": -3}}`, "cell 0 (a fifo seed=1): replay: Nodes is -3"},
+		{"bad seeds", `{"name": "x", ` + w + `, "policies": ["fifo"], "seeds": {"from": 5, "to": 1}}`, `seeds: want {"from": first, "to": last} with first <= last`},
+		{"duplicate seed", `{"name": "x", ` + w + `, "policies": ["fifo"], "seeds": [1, 2, 1]}`, "seeds[2]: 1 given twice"},
+	} {
+		path := writeFile(t, t.TempDir(), "s.json", c.text)
+		_, err := Load(path)
+		if err == nil {
+			t.Errorf("%s: no error", c.name)
+			continue
+		}
+		msg := err.Error()
+		if !strings.HasPrefix(msg, path+": ") || !strings.Contains(msg, c.want) || strings.Contains(msg, "\n") {
+			t.Errorf("%s: error %q; want one line starting with the file and containing %q", c.name, msg, c.want)
+		}
+	}
+}
+
+func TestSeedsAndOptionsOnlyForTheirPolicy(t *testing.T) {
+	p := load(t, `{"name": "x", "workloads": [{"name": "a", "profile": "fb2009", "jobs": 3}],
+		"policies": ["fifo", "fair"], "parameters": {"fair.locality-delay": [0, 1, 2], "replication": [2, 3]},
+		"seeds": [7, 9]}`)
+	// fifo: 2 replications × 2 seeds; fair: 3 delays × 2 × 2.
+	if len(p.Cells) != 4+12 {
+		t.Fatalf("%d cells, want 16", len(p.Cells))
+	}
+	if c := p.Cells[3]; c.Label() != "a fifo replication=3 seed=9" || len(c.Options) != 0 {
+		t.Errorf("cell 3: %s %v", c.Label(), c.Options)
+	}
+	if c := p.Cells[4]; c.Label() != "a fair fair.locality-delay=0 replication=2 seed=7" || c.Options["locality-delay"] != "0" || c.Cluster.Replication != 2 {
+		t.Errorf("cell 4: %s %v", c.Label(), c.Options)
+	}
+}
+
+func TestShards(t *testing.T) {
+	env := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	for _, c := range []struct {
+		name   string
+		flag   string
+		shards int
+		env    func(string) string
+		want   Shard
+		err    string
+	}{
+		{"none", "", 0, env(), Shard{}, ""},
+		{"flag", "2/4", 0, env(), Shard{2, 4}, ""},
+		{"flag wins over the environment", "1/4", 0, env(EnvJobCompletionIndex, "3"), Shard{1, 4}, ""},
+		{"flag out of range", "4/4", 0, env(), Shard{}, `--shard "4/4": want i/n with 0 <= i < n`},
+		{"flag malformed", "2", 0, env(), Shard{}, `--shard "2": want i/n`},
+		{"flags disagree", "1/4", 3, env(), Shard{}, "--shard 1/4 and --shards 3 disagree"},
+		{"kubernetes", "", 4, env(EnvJobCompletionIndex, "3"), Shard{3, 4}, ""},
+		{"kubernetes without --shards", "", 0, env(EnvJobCompletionIndex, "3"), Shard{}, "JOB_COMPLETION_INDEX is set: give --shards N"},
+		{"kubernetes out of range", "", 4, env(EnvJobCompletionIndex, "4"), Shard{}, "JOB_COMPLETION_INDEX gives shard 4; want 0 to 3"},
+		{"kubernetes garbage", "", 4, env(EnvJobCompletionIndex, "x"), Shard{}, `JOB_COMPLETION_INDEX="x": want a non-negative integer`},
+		{"slurm", "", 4, env(EnvSlurmTaskID, "2"), Shard{2, 4}, ""},
+		{"slurm from 1", "", 0, env(EnvSlurmTaskID, "4", EnvSlurmTaskMin, "1", EnvSlurmTaskCount, "4"), Shard{3, 4}, ""},
+		{"slurm count", "", 0, env(EnvSlurmTaskID, "0", EnvSlurmTaskCount, "8"), Shard{0, 8}, ""},
+		{"slurm without count", "", 0, env(EnvSlurmTaskID, "0"), Shard{}, `SLURM_ARRAY_TASK_COUNT="": want the array's task count`},
+		{"--shards without index", "", 4, env(), Shard{}, "--shards 4: no shard index"},
+	} {
+		got, err := ResolveShard(c.flag, c.shards, c.env)
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%s: error %v, want %q", c.name, err, c.err)
+		case got != c.want:
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+	s := Shard{1, 3}
+	var mine []int
+	for i := 0; i < 10; i++ {
+		if s.Owns(i) {
+			mine = append(mine, i)
+		}
+	}
+	if len(mine) != 3 || mine[0] != 1 || mine[1] != 4 || mine[2] != 7 || !(Shard{}).Owns(5) {
+		t.Errorf("shard 1/3 owns %v", mine)
+	}
+}

@@ -1,0 +1,194 @@
+package sweep
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Files at the top of a sweep's output directory.
+const (
+	ManifestFile = "sweep.json"
+	SummaryFile  = "summary.json"
+	// Format tags of the two files, checked on reading.
+	ManifestFormat = "sojourn-sweep/1"
+	SummaryFormat  = "sojourn-summary/1"
+)
+
+// Manifest is sweep.json: the sweep as run, with its output settings and
+// the code version. Every shard writes the same bytes, and a resumed run
+// must find them unchanged, so results of different sweeps, builds or
+// formats never mix in one directory.
+type Manifest struct {
+	Format      string `json:"format"`
+	CodeVersion string `json:"code_version"`
+	Spec        *Spec  `json:"spec"`
+	Output      Output `json:"output"`
+	Cells       int    `json:"cells"`
+}
+
+// Output says what each cell writes.
+type Output struct {
+	Format string `json:"format"` // arrow or parquet
+	Tasks  bool   `json:"tasks"`  // tasks.arrow as well as jobs.arrow
+}
+
+// Summary is summary.json: every cell's figures and, per group of cells
+// that differ only in their seed, the pooled per-job values that bench
+// compare resamples. It depends only on the cells' records, in index
+// order, so a merged sweep's summary is byte-identical to an unsharded
+// one's.
+type Summary struct {
+	Format      string        `json:"format"`
+	Sweep       string        `json:"sweep"`
+	CodeVersion string        `json:"code_version"`
+	Groups      []*Group      `json:"groups"`
+	Cells       []CellSummary `json:"cells"`
+}
+
+// Group is the cells of one workload, policy and parameter combination,
+// over the sweep's seeds.
+type Group struct {
+	Workload string            `json:"workload"`
+	Policy   string            `json:"policy"`
+	Params   map[string]string `json:"parameters"`
+	Seeds    []uint64          `json:"seeds"`
+	// Traces are the sha256 sums of the seeds' traces: two groups with
+	// the same sums describe the same jobs in the same order.
+	Traces []string `json:"trace_sha256"`
+	Cells  []int    `json:"cells"`
+	Figures
+	PerJob PerJob `json:"per_job"`
+}
+
+// Key identifies a group across summaries: "workload policy k=v ...".
+func (g *Group) Key() string {
+	return strings.Join(append([]string{g.Workload, g.Policy}, paramList(g.Params)...), " ")
+}
+
+// ParamText is the group's parameters as "k=v, k=v", or "–" for none.
+func (g *Group) ParamText() string {
+	if len(g.Params) == 0 {
+		return "–"
+	}
+	return strings.Join(paramList(g.Params), ", ")
+}
+
+// CellSummary is one cell's line in the summary.
+type CellSummary struct {
+	Index    int               `json:"index"`
+	Dir      string            `json:"dir"`
+	Workload string            `json:"workload"`
+	Policy   string            `json:"policy"`
+	Params   map[string]string `json:"parameters"`
+	Seed     uint64            `json:"seed"`
+	Figures
+}
+
+func readManifest(dir string) (*Manifest, []byte, error) {
+	path := filepath.Join(dir, ManifestFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	var m Manifest
+	if err := readJSON(path, &m); err != nil {
+		return nil, nil, err
+	}
+	if m.Format != ManifestFormat {
+		return nil, nil, fmt.Errorf("%s: format %q, want %q", path, m.Format, ManifestFormat)
+	}
+	return &m, data, nil
+}
+
+// finished reports whether cell i of the sweep in dir is done.
+func finished(dir string, i int) bool {
+	_, err := os.Stat(filepath.Join(dir, (&Cell{Index: i}).Dir(), CellFile))
+	return err == nil
+}
+
+// errIncomplete marks a directory whose sweep has unfinished cells.
+var errIncomplete = errors.New("cells missing")
+
+// summarize writes dir/summary.json from the cells' records when every
+// cell of the sweep is done; it returns errIncomplete, with the first
+// missing cells, otherwise.
+func summarize(dir string) error {
+	m, _, err := readManifest(dir)
+	if err != nil {
+		return err
+	}
+	var missing []int
+	for i := 0; i < m.Cells; i++ {
+		if !finished(dir, i) {
+			missing = append(missing, i)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("%s: %d of %d %w, first %s", dir, len(missing), m.Cells, errIncomplete, intList(missing, 8))
+	}
+	s := &Summary{Format: SummaryFormat, Sweep: m.Spec.Name, CodeVersion: m.CodeVersion, Cells: []CellSummary{}}
+	groups := map[string]*Group{}
+	for i := 0; i < m.Cells; i++ {
+		var r CellRecord
+		if err := readJSON(filepath.Join(dir, (&Cell{Index: i}).Dir(), CellFile), &r); err != nil {
+			return err
+		}
+		if r.Index != i {
+			return fmt.Errorf("%s: index %d, want %d", filepath.Join(dir, r.Dir, CellFile), r.Index, i)
+		}
+		s.Cells = append(s.Cells, CellSummary{Index: r.Index, Dir: r.Dir, Workload: r.Workload, Policy: r.Policy,
+			Params: r.Params, Seed: r.Seed, Figures: r.Figures})
+		g := &Group{Workload: r.Workload, Policy: r.Policy, Params: r.Params}
+		if old, ok := groups[g.Key()]; ok {
+			g = old
+		} else {
+			groups[g.Key()] = g
+			s.Groups = append(s.Groups, g)
+		}
+		g.Seeds = append(g.Seeds, r.Seed)
+		g.Traces = append(g.Traces, r.TraceSum)
+		g.Cells = append(g.Cells, r.Index)
+		g.PerJob.append(&r.PerJob)
+	}
+	for _, g := range s.Groups {
+		g.Figures = g.PerJob.Figures()
+	}
+	return writeJSON(filepath.Join(dir, SummaryFile), s)
+}
+
+func intList(xs []int, most int) string {
+	var parts []string
+	for i, x := range xs {
+		if i == most {
+			parts = append(parts, "…")
+			break
+		}
+		parts = append(parts, fmt.Sprint(x))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ReadSummary reads a summary.json, or the one in a directory.
+func ReadSummary(path string) (*Summary, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		path = filepath.Join(path, SummaryFile)
+	}
+	var s Summary
+	if err := readJSON(path, &s); err != nil {
+		return nil, err
+	}
+	if s.Format != SummaryFormat {
+		return nil, fmt.Errorf("%s: format %q, want %q (a summary.json of bench sweep)", path, s.Format, SummaryFormat)
+	}
+	for i, g := range s.Groups {
+		p := &g.PerJob
+		n := len(p.SojournS)
+		if len(p.Slowdown) != n || len(p.NodeLocalMaps) != n || len(p.Maps) != n || n == 0 {
+			return nil, fmt.Errorf("%s: groups[%d] (%s): per_job lists empty or of different lengths", path, i, g.Key())
+		}
+	}
+	return &s, nil
+}

@@ -1,0 +1,333 @@
+package sweep
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"sojourn/replay"
+	"sojourn/traces"
+)
+
+// tinySweep has 2 workloads × 2 policies × 3 cluster sizes × 20 seeds =
+// 240 cells of a few small jobs each.
+const tinySweep = `{
+  "name": "tiny",
+  "workloads": [
+    {"name": "a", "profile": "fb2009", "jobs": 6, "nodes": 10},
+    {"name": "b", "profile": "fb2010", "jobs": 2, "nodes": 5, "mean_gap": 5}
+  ],
+  "policies": ["fifo", "fair"],
+  "parameters": {"nodes": [5, 10, 20]},
+  "fixed": {"fair.locality-delay": 0},
+  "seeds": {"from": 1, "to": 20}
+}`
+
+func writeFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func load(t *testing.T, text string) *Plan {
+	t.Helper()
+	p, err := Load(writeFile(t, t.TempDir(), "sweep.json", text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// counter counts replays and can cancel a context after some of them.
+type counter struct {
+	n      atomic.Int64
+	cancel func()
+	after  int64
+}
+
+func (c *counter) replay(tr *traces.Trace, s replay.Scheduler, cfg replay.Config) (*replay.Result, error) {
+	if k := c.n.Add(1); c.cancel != nil && k == c.after {
+		c.cancel()
+	}
+	return replay.Run(tr, s, cfg)
+}
+
+func runner(dir string, c *counter) *Runner {
+	return &Runner{Dir: dir, Workers: 2, Output: Output{Format: "arrow"}, Version: "test", Replay: c.replay}
+}
+
+// tree reads every file under dir, by slash path.
+func tree(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		data, err := os.ReadFile(path)
+		out[filepath.ToSlash(rel)] = data
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func sameTree(t *testing.T, what string, a, b map[string][]byte) {
+	t.Helper()
+	var names []string
+	for k := range a {
+		names = append(names, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	bad := 0
+	for _, k := range names {
+		x, okx := a[k]
+		y, oky := b[k]
+		if !okx || !oky || !bytes.Equal(x, y) {
+			if bad++; bad <= 5 {
+				t.Errorf("%s: %s differs (present: %v, %v)", what, k, okx, oky)
+			}
+		}
+	}
+	if bad > 5 {
+		t.Errorf("%s: %d files differ in all", what, bad)
+	}
+}
+
+func TestExpandOrder(t *testing.T) {
+	p := load(t, tinySweep)
+	if len(p.Cells) != 240 {
+		t.Fatalf("%d cells, want 240", len(p.Cells))
+	}
+	c := p.Cells[0]
+	if c.Workload.Name != "a" || c.Policy != "fifo" || c.Params["nodes"] != "5" || c.Seed != 1 || c.Cluster.Nodes != 5 {
+		t.Errorf("cell 0: %s", c.Label())
+	}
+	// Seeds vary fastest, then parameters, then policies, then workloads.
+	if c := p.Cells[21]; c.Label() != "a fifo nodes=10 seed=2" {
+		t.Errorf("cell 21: %s", c.Label())
+	}
+	if c := p.Cells[60+59]; c.Label() != "a fair nodes=20 seed=20" || c.Options["locality-delay"] != "0" {
+		t.Errorf("cell 119: %s %v", c.Label(), c.Options)
+	}
+	if c := p.Cells[120]; c.Label() != "b fifo nodes=5 seed=1" {
+		t.Errorf("cell 120: %s", c.Label())
+	}
+}
+
+// TestSweepRunsResumesAndShards: the 240-cell sweep runs to the end; an
+// interrupted run resumed redoes no finished cell and ends with the same
+// bytes; four shards merged give the same bytes again, whatever the order
+// of the shard directories.
+func TestSweepRunsResumesAndShards(t *testing.T) {
+	p := load(t, tinySweep)
+	n := int64(len(p.Cells))
+
+	full := t.TempDir()
+	var c0 counter
+	rep, err := runner(full, &c0).Run(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Done || rep.Ran != len(p.Cells) || c0.n.Load() != n {
+		t.Fatalf("full run: %+v, %d replays", rep, c0.n.Load())
+	}
+	want := tree(t, full)
+	if _, ok := want["summary.json"]; !ok {
+		t.Fatal("no summary.json after a complete run")
+	}
+	if _, ok := want["cells/000239/jobs.arrow"]; !ok {
+		t.Fatal("no jobs.arrow in the last cell")
+	}
+	// The ideal run time is a lower bound of the model on identical
+	// nodes: no job's slowdown is below 1 (up to the microsecond clock).
+	sum, err := ReadSummary(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range sum.Groups {
+		for i, sd := range g.PerJob.Slowdown {
+			if sd < 1-1e-6 {
+				t.Errorf("%s: job %d has slowdown %v (sojourn %v s)", g.Key(), i, sd, g.PerJob.SojournS[i])
+			}
+		}
+	}
+
+	// Interrupted after 50 replays, then resumed.
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	c1 := counter{cancel: cancel, after: 50}
+	rep, err = runner(dir, &c1).Run(ctx, p)
+	if !errors.Is(err, ErrInterrupted) || rep.Done {
+		t.Fatalf("interrupted run: %+v, %v", rep, err)
+	}
+	done := 0
+	for i := range p.Cells {
+		if finished(dir, i) {
+			done++
+		}
+	}
+	if done != rep.Ran || done < 50 || done >= len(p.Cells) {
+		t.Fatalf("after the interruption %d cells are finished, the run reported %d", done, rep.Ran)
+	}
+	if _, err := os.Stat(filepath.Join(dir, SummaryFile)); !os.IsNotExist(err) {
+		t.Error("an interrupted run wrote summary.json")
+	}
+	// A killed run's leftover: a half-written cell directory.
+	junk := filepath.Join(dir, "cells", ".000239.partial-123")
+	os.MkdirAll(junk, 0o755)
+	writeFile(t, junk, "jobs.arrow", "half")
+	var c2 counter
+	rep, err = runner(dir, &c2).Run(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c2.n.Load() != n-int64(done) || rep.Skipped != done || !rep.Done {
+		t.Fatalf("resume replayed %d cells, want %d (%+v)", c2.n.Load(), n-int64(done), rep)
+	}
+	sameTree(t, "interrupted and resumed", want, tree(t, dir))
+
+	// Running again does nothing.
+	var c3 counter
+	if rep, err := runner(dir, &c3).Run(context.Background(), p); err != nil || c3.n.Load() != 0 || rep.Skipped != len(p.Cells) {
+		t.Fatalf("a finished sweep ran again: %+v, %v, %d replays", rep, err, c3.n.Load())
+	}
+
+	// Four shards in four directories, merged in a scrambled order.
+	shards := make([]string, 4)
+	var total int64
+	for i := range shards {
+		shards[i] = t.TempDir()
+		var c counter
+		r := runner(shards[i], &c)
+		r.Shard = Shard{i, 4}
+		rep, err := r.Run(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Done || rep.Mine != 60 {
+			t.Fatalf("shard %d: %+v", i, rep)
+		}
+		total += c.n.Load()
+	}
+	if total != n {
+		t.Fatalf("4 shards replayed %d cells, want %d", total, n)
+	}
+	merged := filepath.Join(t.TempDir(), "merged")
+	mrep, err := Merge(merged, []string{shards[2], shards[0], shards[3], shards[1]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mrep.Copied != len(p.Cells) {
+		t.Errorf("merge copied %d cells", mrep.Copied)
+	}
+	sameTree(t, "4 shards merged", want, tree(t, merged))
+
+	// Merging in place into one shard's directory gives the same again.
+	if _, err := Merge(shards[1], shards); err != nil {
+		t.Fatal(err)
+	}
+	sameTree(t, "merged in place", want, tree(t, shards[1]))
+}
+
+// TestSharedDirectory: shards that share one directory finish the sweep
+// there, and the last one writes the summary.
+func TestSharedDirectory(t *testing.T) {
+	p := load(t, strings.Replace(tinySweep, `"to": 20`, `"to": 2`, 1))
+	dir := t.TempDir()
+	for i := 0; i < 3; i++ {
+		var c counter
+		r := runner(dir, &c)
+		r.Shard = Shard{i, 3}
+		rep, err := r.Run(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Done != (i == 2) {
+			t.Errorf("shard %d of 3: done %v", i, rep.Done)
+		}
+	}
+	if _, err := ReadSummary(dir); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestMergeErrors(t *testing.T) {
+	p := load(t, strings.Replace(tinySweep, `"to": 20`, `"to": 1`, 1))
+	a, b := t.TempDir(), t.TempDir()
+	for i, d := range []string{a, b} {
+		r := runner(d, &counter{})
+		r.Shard = Shard{i, 3} // shard 2 of 3 never runs
+		if _, err := r.Run(context.Background(), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := Merge(filepath.Join(t.TempDir(), "m"), []string{a, b})
+	if err == nil || !strings.Contains(err.Error(), "4 of 12 cells are in no shard directory, first 2, 5, 8, 11") {
+		t.Errorf("merge with a shard missing: %v", err)
+	}
+	other := t.TempDir()
+	r := runner(other, &counter{})
+	r.Version = "other"
+	r.Shard = Shard{2, 3}
+	if _, err := r.Run(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Merge(filepath.Join(t.TempDir(), "m"), []string{a, other})
+	if err == nil || !strings.Contains(err.Error(), "shards of different sweeps, builds or output settings") {
+		t.Errorf("merge across builds: %v", err)
+	}
+	// A directory that holds another sweep is refused on resume.
+	r = runner(a, &counter{})
+	r.Output.Format = "parquet"
+	_, err = r.Run(context.Background(), p)
+	if err == nil || !strings.Contains(err.Error(), "holds another sweep (its output is") {
+		t.Errorf("resume with another format: %v", err)
+	}
+}
+
+// TestParquetCells: --format parquet writes jobs.parquet in each cell and
+// the same summary as Arrow.
+func TestParquetCells(t *testing.T) {
+	p := load(t, strings.Replace(tinySweep, `"to": 20`, `"to": 1`, 1))
+	a, b := t.TempDir(), t.TempDir()
+	if _, err := runner(a, &counter{}).Run(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	r := runner(b, &counter{})
+	r.Output = Output{Format: "parquet", Tasks: true}
+	if _, err := r.Run(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"cells/000000/jobs.parquet", "cells/000000/tasks.parquet"} {
+		if _, err := os.Stat(filepath.Join(b, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(b, "cells/000000/jobs.arrow")); !os.IsNotExist(err) {
+		t.Error("a parquet sweep left jobs.arrow")
+	}
+	sa, _ := ReadSummary(a)
+	sb, _ := ReadSummary(b)
+	if sa.Groups[0].MeanSojournS != sb.Groups[0].MeanSojournS || len(sa.Groups) != 12 {
+		t.Errorf("summaries differ: %v vs %v (%d groups)", sa.Groups[0].MeanSojournS, sb.Groups[0].MeanSojournS, len(sa.Groups))
+	}
+}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"sojourn/analysis/compare"
+	"sojourn/analysis/sweep"
+)
+
+// exitRegressed is bench compare's exit status when a metric regressed;
+// other errors exit with 1, so CI can tell a regression from a failure.
+const exitRegressed = 2
+
+func compareCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "compare",
+		Usage:     "compare a candidate sweep with a baseline: relative changes, bootstrap intervals, a Markdown table",
+		ArgsUsage: "BASELINE CANDIDATE",
+		Description: "BASELINE and CANDIDATE are summary.json files of bench sweep, or directories holding one.\n" +
+			"For each workload × policy × parameter combination of the baseline (seeds pooled), compares\n" +
+			"  mean     mean sojourn (s)\n" +
+			"  median   median sojourn (s; the mean of the two middle values for an even count)\n" +
+			"  p95      95th percentile of sojourns (s, nearest rank)\n" +
+			"  slowdown mean slowdown: sojourn / the job's ideal run time alone on the empty cluster\n" +
+			"           (dimensionless; see bench sweep --help)\n" +
+			"  local    node-local fraction of finished maps\n" +
+			"and prints a Markdown table on stdout (for a CI job summary): baseline, candidate, the relative\n" +
+			"change candidate / baseline - 1 and its percentile bootstrap interval (jobs resampled, in pairs\n" +
+			"when both sides replayed the same traces; seeded, so the table is reproducible).\n\n" +
+			"A metric regresses when it is worse (higher, or lower for local) by more than --threshold and its\n" +
+			"interval excludes no change; a baseline group missing from the candidate is a regression too.\n" +
+			"Exit status: 0 no regression, 2 regressions (after printing the table), 1 any other error.",
+		Flags: []cli.Flag{
+			&cli.Float64Flag{Name: "threshold", Value: 5, Usage: "regression threshold, in `percent` of the baseline's figure"},
+			&cli.Float64Flag{Name: "level", Value: 0.95, Usage: "confidence level of the intervals"},
+			&cli.IntFlag{Name: "resamples", Value: 2000, Usage: "bootstrap resamples"},
+			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the bootstrap"},
+			&cli.StringFlag{Name: "metrics", Value: strings.Join(compare.MetricNames(), ","), Usage: "metrics to compare, comma-separated"},
+		},
+		Action: runCompare,
+	}
+}
+
+func runCompare(c *cli.Context) error {
+	if c.NArg() != 2 {
+		return fmt.Errorf("compare: give BASELINE and CANDIDATE (got %d arguments)", c.NArg())
+	}
+	basePath, candPath := c.Args().Get(0), c.Args().Get(1)
+	base, err := sweep.ReadSummary(basePath)
+	if err != nil {
+		return err
+	}
+	cand, err := sweep.ReadSummary(candPath)
+	if err != nil {
+		return err
+	}
+	var metrics []string
+	for _, m := range strings.Split(c.String("metrics"), ",") {
+		if m = strings.TrimSpace(m); m != "" {
+			metrics = append(metrics, m)
+		}
+	}
+	rep, err := compare.Compare(base, cand, compare.Options{Threshold: c.Float64("threshold") / 100,
+		Level: c.Float64("level"), Resamples: c.Int("resamples"), Seed: c.Uint64("seed"), Metrics: metrics})
+	if err != nil {
+		return fmt.Errorf("compare: --%v", err)
+	}
+	rep.Markdown(c.App.Writer, basePath, candPath)
+	if rep.Regressions > 0 {
+		return cli.Exit(fmt.Sprintf("bench compare: %d regressions beyond %g%%", rep.Regressions, c.Float64("threshold")), exitRegressed)
+	}
+	return nil
+}

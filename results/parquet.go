@@ -1,0 +1,140 @@
+package results
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/ipc"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/apache/arrow/go/v15/parquet"
+	"github.com/apache/arrow/go/v15/parquet/compress"
+	"github.com/apache/arrow/go/v15/parquet/pqarrow"
+
+	"sojourn/internal/atomicfile"
+	"sojourn/replay"
+)
+
+// Format is the file format of result tables: Arrow IPC (the default,
+// what bench itself reads back) or Parquet for notebooks and warehouses.
+type Format string
+
+// The result formats.
+const (
+	Arrow   Format = "arrow"
+	Parquet Format = "parquet"
+)
+
+// ParseFormat accepts "arrow" or "parquet"; "" means Arrow.
+func ParseFormat(s string) (Format, error) {
+	switch Format(s) {
+	case "", Arrow:
+		return Arrow, nil
+	case Parquet:
+		return Parquet, nil
+	}
+	return "", fmt.Errorf("format %q: want arrow or parquet", s)
+}
+
+// FileName is a result file's name in format f: "jobs.arrow" becomes
+// "jobs.parquet".
+func (f Format) FileName(arrowName string) string {
+	if f == Parquet {
+		return strings.TrimSuffix(arrowName, ".arrow") + ".parquet"
+	}
+	return arrowName
+}
+
+// WriteAllFormat is WriteAll in format f. Parquet files are converted from
+// the Arrow files, which are then removed; every file is written
+// atomically.
+func WriteAllFormat(dir string, r *replay.Result, md map[string]string, f Format) error {
+	if err := WriteAll(dir, r, md); err != nil || f != Parquet {
+		return err
+	}
+	return convertFiles(dir)
+}
+
+// ConvertDir replaces every result file (jobs.arrow, tasks.arrow,
+// occupancy.arrow) in dir and its subdirectories by its Parquet version.
+// Other Arrow files, such as traces, are left alone.
+func ConvertDir(dir string) error {
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		return convertFiles(path)
+	})
+}
+
+// convertFiles converts the result files directly in dir.
+func convertFiles(dir string) error {
+	for _, name := range []string{JobsFile, TasksFile, OccupancyFile} {
+		src := filepath.Join(dir, name)
+		if _, err := os.Stat(src); os.IsNotExist(err) {
+			continue
+		}
+		if err := ToParquet(src, filepath.Join(dir, Parquet.FileName(name))); err != nil {
+			return err
+		}
+		if err := os.Remove(src); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ToParquet converts the Arrow IPC file src into the Parquet file dst,
+// written atomically. Columns keep their types (categories stay
+// dictionary-encoded), the schema metadata becomes the file's key-value
+// metadata, and the Arrow schema is stored too (ARROW:schema), so pandas,
+// polars and DuckDB read the same table as from src. Pages are
+// Snappy-compressed, one row group per 65,536 rows.
+func ToParquet(src, dst string) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%s: corrupt Arrow data (%v)", src, p)
+		}
+	}()
+	f, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r, err := ipc.NewFileReader(f, ipc.WithAllocator(memory.NewGoAllocator()))
+	if err != nil {
+		return fmt.Errorf("%s: not an Arrow IPC file: %w", src, err)
+	}
+	defer r.Close()
+	recs := make([]arrow.Record, 0, r.NumRecords())
+	for i := 0; i < r.NumRecords(); i++ {
+		rec, err := r.Record(i)
+		if err != nil {
+			return fmt.Errorf("%s: record batch %d: %w", src, i, err)
+		}
+		rec.Retain()
+		defer rec.Release()
+		recs = append(recs, rec)
+	}
+	tbl := array.NewTableFromRecords(r.Schema(), recs)
+	defer tbl.Release()
+	// The root is REQUIRED, as parquet-mr and current Arrow C++ write it:
+	// the Go writer's default (REPEATED, from early parquet-cpp) misleads
+	// some readers into expecting repetition levels.
+	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Snappy),
+		parquet.WithDictionaryDefault(true), parquet.WithRootRepetition(parquet.Repetitions.Required))
+	aprops := pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema())
+	err = atomicfile.Write(dst, func(out *os.File) error {
+		// The Parquet writer closes a sink it can; atomicfile closes the file.
+		return pqarrow.WriteTable(tbl, struct{ io.Writer }{out}, batchRows, props, aprops)
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", dst, err)
+	}
+	return nil
+}

@@ -1,0 +1,46 @@
+package results
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow"
+)
+
+// TestREADMESchemas: the README's schema tables (section Notebooks) list
+// every column with its type and unit, so the documentation follows the
+// code.
+func TestREADMESchemas(t *testing.T) {
+	data, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Skip("no README.md beside the package:", err)
+	}
+	readme := string(data)
+	typeName := func(c Column) string {
+		switch {
+		case c.Type.ID() == arrow.DICTIONARY:
+			return "dictionary<int8, utf8>"
+		case c.Type.ID() == arrow.STRING:
+			return "utf8"
+		}
+		return c.Type.String()
+	}
+	for file, cols := range map[string][]Column{"jobs": JobColumns, "tasks": TaskColumns, "occupancy": OccupancyColumns} {
+		for _, c := range cols {
+			unit := c.Unit
+			if unit == "-" {
+				unit = "–"
+			}
+			typ := typeName(c)
+			if c.Nullable {
+				typ += ", nullable"
+			}
+			row := fmt.Sprintf("| `%s` | %s | %s | %s |", c.Name, typ, unit, c.Doc)
+			if !strings.Contains(readme, row) {
+				t.Errorf("README lacks the %s row %q", file, row)
+			}
+		}
+	}
+}
