@@ -88,3 +88,42 @@ compare: build
 interop: build
 	cd interop && npm ci --no-audit --no-fund
 	node interop/check.mjs $(BENCH)
+
+# Performance (docs/performance.md): replay the FB-2010 day, the SWIM sample
+# file whole (24,442 jobs; 8.1 million maps and 3.3 million reduces at
+# 128 MiB blocks), on its original 3,000 nodes under every policy,
+# BENCH_REPS times each, writing job results only, and print the run of
+# median wall time per policy: replay and total wall time, simulated task
+# events per second, peak memory (in-process getrusage) and mean sojourn.
+# A benchmark, not a test: nothing is asserted.
+BENCH_SWIM     ?= ../shared/data/swim/FB-2010_samples_24_times_1hr_0.tsv
+BENCH_NODES    ?= 3000
+BENCH_REPS     ?= 3
+BENCH_POLICIES ?=
+BENCH_TRACE    ?= $(OUT)/bench/fb2010-day.arrow
+
+.PHONY: bench
+
+$(BENCH_TRACE): | build
+	$(BENCH) generate --swim $(BENCH_SWIM) --whole --nodes $(BENCH_NODES) --out $@
+
+bench: build $(BENCH_TRACE)
+	@policies="$(BENCH_POLICIES)"; [ -n "$$policies" ] || policies=$$($(BENCH) policies); \
+	echo "FB-2010 day on $(BENCH_NODES) nodes, median of $(BENCH_REPS) runs ($$(nproc 2>/dev/null || echo ?) cores, GOMAXPROCS=$${GOMAXPROCS:-all})"; \
+	echo "| policy | replay wall (s) | total wall (s) | task events/s | peak memory (MiB) | mean sojourn (s) |"; \
+	echo "|---|---|---|---|---|---|"; \
+	for p in $$policies; do \
+		runs=""; \
+		for r in $$(seq $(BENCH_REPS)); do \
+			line=$$($(BENCH) replay --trace $(BENCH_TRACE) --nodes $(BENCH_NODES) --scheduler $$p \
+				--out $(OUT)/bench/$$p --tasks=false --occupancy=false 2>/dev/null | awk ' \
+				/^wall time/ {w=$$3; e=$$5; sub(/^\(/, "", e)} /^total time/ {t=$$3} \
+				/^peak memory/ {m=$$3} /^mean sojourn/ {s=$$3} \
+				END {if (w != "") printf "%s %s %.2fM %s %s", w, t, e, m, s}'); \
+			[ -n "$$line" ] || { runs=""; break; }; \
+			runs="$$runs$$line\n"; \
+		done; \
+		if [ -z "$$runs" ]; then echo "| $$p | failed | | | | |"; continue; fi; \
+		printf "$$runs" | sort -n | awk -v p=$$p -v n=$(BENCH_REPS) \
+			'NR == int((n + 1) / 2) {printf "| %s | %s | %s | %s | %s | %s |\n", p, $$1, $$2, $$3, $$4, $$5}'; \
+	done

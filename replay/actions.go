@@ -69,20 +69,31 @@ func (h *Heartbeat) Launch(t TaskRef) error {
 	now := e.now
 	swap := e.swapOutFor(h.node, t.Kind, h.memory(j, t.Kind))
 	tk.state = running
+	if t.Kind == Map {
+		j.pendingMaps[t.Index>>6] &^= 1 << (t.Index & 63)
+	}
 	tk.node = h.node
 	tk.gen++
 	tk.attempts++
 	tk.attemptStart, tk.segStart = now, now
 	tk.runTime = 0
 	tk.swapDelay = swap
-	if tk.attempts == 1 {
-		tk.firstStart = now
+	if e.check && tk.attempts == 1 {
+		// Causality: nothing launches before its job's submit, no reduce
+		// before slow-start.
+		switch {
+		case now < j.submit:
+			e.violate("job %d %s %d launched at %v before submit %v", t.Job, t.Kind, t.Index, now, j.submit)
+		case t.Kind == Reduce && now < j.eligibleAt:
+			e.violate("job %d reduce %d launched at %v before slow-start at %v", t.Job, t.Index, now, j.eligibleAt)
+		}
 	}
 	if !j.launchedOnce {
 		j.firstLaunch = now
 		j.launchedOnce = true
 	}
 	speed := n.speed
+	var work Time // the attempt's run time on this node, without swap
 	if t.Kind == Map {
 		tk.loc = e.mapLocality(j, t.Index, h.node)
 		f := 1.0
@@ -92,9 +103,13 @@ func (h *Heartbeat) Launch(t TaskRef) error {
 		case OffRack:
 			f = e.cfg.OffRackFactor
 		}
-		tk.work = Seconds(j.mapWork[t.Index].Sec() * f / speed)
+		work = j.mapWork(t.Index)
+		if f != 1 || speed != 1 || work >= 1<<50 {
+			work = Seconds(work.Sec() * f / speed)
+		} // else Seconds(work.Sec()) is work: below 2^50 µs the round trip is exact
+
 	} else {
-		tk.work = j.transfer[t.Index] + Seconds(j.reduceWork[t.Index].Sec()/speed)
+		work = e.transfer(j, t.Index) + Seconds(j.reduceWork(t.Index).Sec()/speed)
 	}
 	j.pending[t.Kind]--
 	j.running[t.Kind]++
@@ -102,11 +117,11 @@ func (h *Heartbeat) Launch(t TaskRef) error {
 	e.occupy(h.node, t, +1)
 	if t.Kind == Reduce && j.finished[Map] < int32(len(j.maps)) {
 		tk.waiting = true
-		tk.remaining = tk.work
+		tk.remaining = work
 		tk.end = now + swap // the shuffle can start once the swap is done
 	} else {
 		tk.waiting = false
-		tk.end = now + swap + tk.work
+		tk.end = now + swap + work
 		e.q.push(event{at: tk.end, kind: evTaskEnd, job: t.Job, idx: t.Index, gen: tk.gen, rk: t.Kind})
 	}
 	e.stats.TaskEvents++
@@ -275,7 +290,9 @@ func (e *Engine) occupy(ni int32, t TaskRef, d int32) {
 	n.busyIntegr += (e.now - n.busySince) * Time(n.busySlots)
 	n.busySince = e.now
 	n.busySlots += d
+	before := n.free[t.Kind]
 	n.free[t.Kind] -= d
+	e.countFree(n, t.Kind, before)
 	tk := e.taskOf(t)
 	if d > 0 {
 		tk.slotPos = int32(len(n.running))
@@ -309,6 +326,9 @@ func (e *Engine) endSegment(t TaskRef, tk *task, out Outcome) {
 // requeue makes t pending again after a kill or a loss.
 func (e *Engine) requeue(j *job, t TaskRef, tk *task) {
 	tk.state = pending
+	if t.Kind == Map {
+		j.pendingMaps[t.Index>>6] |= 1 << (t.Index & 63)
+	}
 	tk.node = -1
 	tk.gen++
 	tk.waiting = false

@@ -9,6 +9,12 @@ import "slices"
 // schedulers package.
 type FIFO struct {
 	active []int32 // unfinished jobs in queue order
+	// wants[k] is the subsequence of active that may have tasks of kind k
+	// to launch, so that a heartbeat does not walk past every job whose
+	// tasks all run. A job found with none leaves it; one whose task is
+	// pending again after a kill or loss comes back.
+	wants [2][]int32
+	in    [2][]bool // by job: in wants[k]
 }
 
 var _ Scheduler = (*FIFO)(nil)
@@ -20,12 +26,46 @@ func (f *FIFO) Name() string { return "fifo-minimal" }
 func (f *FIFO) OnEvent(ev Event, v *View) {
 	switch ev.Kind {
 	case JobArrived:
+		if len(f.in[Map]) < v.Jobs() {
+			f.in = [2][]bool{make([]bool, v.Jobs()), make([]bool, v.Jobs())}
+		}
 		f.active = insertByPriority(f.active, ev.Job, v)
+		f.want(Map, ev.Job, v)
+		if v.Job(ev.Job).Tasks(Reduce) > 0 {
+			f.want(Reduce, ev.Job, v)
+		}
+	case TaskKilled, TaskLost:
+		if !f.in[ev.Task.Kind][ev.Job] {
+			f.want(ev.Task.Kind, ev.Job, v)
+		}
 	case JobFinished:
 		if i := slices.Index(f.active, ev.Job); i >= 0 {
 			f.active = slices.Delete(f.active, i, i+1)
 		}
 	}
+}
+
+// want puts job j back in wants[k], at its place in queue order.
+func (f *FIFO) want(k TaskKind, j int32, v *View) {
+	f.in[k][j] = true
+	w := f.wants[k]
+	i, _ := slices.BinarySearchFunc(w, j, func(a, b int32) int { return queueCompare(v, a, b) })
+	f.wants[k] = slices.Insert(w, i, j)
+}
+
+// drop removes the i-th job of wants[k].
+func (f *FIFO) drop(k TaskKind, i int) {
+	f.in[k][f.wants[k][i]] = false
+	f.wants[k] = slices.Delete(f.wants[k], i, i+1)
+}
+
+// queueCompare is the queue order: priority (highest first), then trace
+// order, which is submit order.
+func queueCompare(v *View, a, b int32) int {
+	if pa, pb := v.Job(a).Priority(), v.Job(b).Priority(); pa != pb {
+		return int(pb) - int(pa)
+	}
+	return int(a) - int(b)
 }
 
 // insertByPriority inserts job j into queue, kept in order of priority
@@ -43,39 +83,48 @@ func insertByPriority(queue []int32, j int32, v *View) []int32 {
 func (f *FIFO) OnHeartbeat(hb *Heartbeat) error {
 	n := hb.Node()
 	for hb.Free(Map) > 0 && hb.Demand(Map) > 0 {
-		launched := false
-		for _, j := range f.active {
-			if t, _, ok := hb.PendingMap(j, n, OffRack); ok {
-				if err := hb.Launch(TaskRef{Job: j, Kind: Map, Index: t}); err != nil {
-					return err
-				}
-				launched = true
-				break
-			}
-		}
-		if !launched {
+		j, ok := f.first(hb, Map)
+		if !ok {
 			break
+		}
+		t, _, _ := hb.PendingMap(j, n, OffRack)
+		if err := hb.Launch(TaskRef{Job: j, Kind: Map, Index: t}); err != nil {
+			return err
 		}
 	}
 	if err := resumeHere(hb); err != nil {
 		return err
 	}
 	for hb.Free(Reduce) > 0 && hb.Demand(Reduce) > 0 {
-		launched := false
-		for _, j := range f.active {
-			if t, ok := hb.PendingReduce(j); ok {
-				if err := hb.Launch(TaskRef{Job: j, Kind: Reduce, Index: t}); err != nil {
-					return err
-				}
-				launched = true
-				break
-			}
-		}
-		if !launched {
+		j, ok := f.first(hb, Reduce)
+		if !ok {
 			break
+		}
+		t, _ := hb.PendingReduce(j)
+		if err := hb.Launch(TaskRef{Job: j, Kind: Reduce, Index: t}); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// first returns the first job in queue order with a task of kind k to
+// launch, dropping the jobs it finds with none that cannot get one
+// without an event (a kill or loss).
+func (f *FIFO) first(v *Heartbeat, k TaskKind) (int32, bool) {
+	for i := 0; i < len(f.wants[k]); {
+		j := f.wants[k][i]
+		jv := v.Job(j)
+		switch {
+		case jv.Pending(k) > 0 && (k == Map || jv.ReducesEligible()):
+			return j, true
+		case jv.Pending(k) == 0 && (k == Map || jv.ReducesEligible() || jv.Done()):
+			f.drop(k, i)
+		default:
+			i++ // reduces before slow-start
+		}
+	}
+	return 0, false
 }
 
 // resumeHere resumes the tasks suspended on the heartbeating node while

@@ -4,6 +4,9 @@ package replay
 func (e *Engine) taskEnd(ev event) {
 	t := TaskRef{Job: ev.job, Kind: ev.rk, Index: ev.idx}
 	j := &e.jobs[ev.job]
+	if j.done {
+		return // a stale event of a finished (released) job
+	}
 	tk := &j.tasks(ev.rk)[ev.idx]
 	if tk.gen != ev.gen || tk.state != running {
 		return // the attempt was killed, suspended or lost since
@@ -14,7 +17,7 @@ func (e *Engine) taskEnd(ev event) {
 	e.endSegment(t, tk, OutcomeFinished)
 	e.occupy(ni, t, -1)
 	tk.state = done
-	tk.finish = e.now
+	tk.end = e.now // the finish time from now on
 	j.running[t.Kind]--
 	j.finished[t.Kind]++
 	if t.Kind == Map {
@@ -76,7 +79,10 @@ func (e *Engine) jobFinished(ji int32, j *job) {
 		e.checkJob(ji, j)
 	}
 	e.notify(Event{Kind: JobFinished, Job: ji})
-	j.replicas, j.byNode, j.byRack = nil, localIndex{}, localIndex{}
+	e.release(j)
+	if e.src != nil {
+		j.tj = nil
+	}
 	if e.pre != nil {
 		e.wakePending = true
 	}
@@ -107,6 +113,11 @@ func (e *Engine) nodeFail(ni int32) {
 		j.suspended[t.Kind]--
 		e.lose(j, t, tk, ni)
 	}
+	for k := Map; k <= Reduce; k++ {
+		if n.free[k] > 0 {
+			e.freeNodes[k]--
+		}
+	}
 	n.alive = false
 	n.hbQueued = false
 	n.hbGen++
@@ -130,6 +141,11 @@ func (e *Engine) nodeRecover(ni int32) {
 	n := &e.nodes[ni]
 	e.stats.Events++
 	n.alive = true
+	for k := Map; k <= Reduce; k++ {
+		if n.free[k] > 0 {
+			e.freeNodes[k]++
+		}
+	}
 	e.aliveSlots[Map] += int32(e.cfg.MapSlots)
 	e.aliveSlots[Reduce] += int32(e.cfg.ReduceSlots)
 	e.notify(Event{Kind: NodeRecovered, Node: ni})

@@ -1,10 +1,6 @@
 package replay
 
-import (
-	"math"
-
-	"sojourn/traces"
-)
+import "math"
 
 // JobResult is what happened to one job. Times are absolute simulated
 // times; phases a job does not have (reduces of a map-only job) are NaN in
@@ -94,15 +90,15 @@ func (e *Engine) result() *Result {
 	r.Jobs = make([]JobResult, len(e.jobs))
 	for i := range e.jobs {
 		j := &e.jobs[i]
-		r.Jobs[i] = jobResult(int32(i), j.tj, j)
+		r.Jobs[i] = jobResult(int32(i), j)
 	}
 	return r
 }
 
-func jobResult(i int32, tj *traces.Job, j *job) JobResult {
+func jobResult(i int32, j *job) JobResult {
 	return JobResult{
-		Index: i, ID: tj.ID, Class: tj.Class, Pool: tj.Pool,
-		Maps: int32(len(j.maps)), Reduces: int32(len(j.reduces)),
+		Index: i, ID: j.id, Class: j.class, Pool: j.pool,
+		Maps: j.nmaps, Reduces: j.nrd,
 		Submit: j.submit, FirstLaunch: j.firstLaunch, MapsDone: j.mapsDone,
 		ReducesEligible: j.eligibleAt, Finish: j.finish,
 		Kills: j.kills, Suspensions: j.suspensions, Lost: j.lost,

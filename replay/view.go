@@ -18,7 +18,7 @@ func (v *View) Config() *Config { return &v.e.cfg }
 func (v *View) Nodes() int { return len(v.e.nodes) }
 
 // Rack is node n's rack.
-func (v *View) Rack(n int32) int32 { return v.e.nodes[n].rack }
+func (v *View) Rack(n int32) int32 { return v.e.rackOf[n] }
 
 // Alive reports whether node n is up.
 func (v *View) Alive(n int32) bool { return v.e.nodes[n].alive }
@@ -39,11 +39,19 @@ func (v *View) Jobs() int { return len(v.e.jobs) }
 // Job returns a view of job j (its index in the trace).
 func (v *View) Job(j int32) JobView { return JobView{j: &v.e.jobs[j], idx: j} }
 
-// Task returns a view of task t.
+// Task returns a view of task t. A finished job's tasks are released once
+// its JobFinished event is delivered: from then on their views report Done
+// and nothing else (node -1, zero counts and times).
 func (v *View) Task(t TaskRef) TaskView {
 	j := &v.e.jobs[t.Job]
+	if j.done && j.maps == nil {
+		return TaskView{t: &releasedTask, j: j, ref: t, e: v.e}
+	}
 	return TaskView{t: &j.tasks(t.Kind)[t.Index], j: j, ref: t, e: v.e}
 }
+
+// releasedTask stands for every task of a finished job. Views only read it.
+var releasedTask = task{state: done, node: -1}
 
 // PendingMap returns a pending map of job j to run on node n, the best
 // locality first, no worse than max. It does not launch it.
@@ -68,8 +76,14 @@ func (v *View) PendingMap(j int32, n int32, max Locality) (idx int32, loc Locali
 	if bestLoc == NodeLocal {
 		return best, NodeLocal, true
 	}
-	if t := jb.byNode.first(n, jb.maps); t >= 0 {
-		return t, NodeLocal, true
+	var tn, tr int32
+	if jb.index != nil {
+		tn = jb.index.byNode.first(n, jb)
+	} else {
+		tn, tr = v.e.scanLocal(jb, n)
+	}
+	if tn >= 0 {
+		return tn, NodeLocal, true
 	}
 	if max == NodeLocal {
 		return -1, 0, false
@@ -77,8 +91,11 @@ func (v *View) PendingMap(j int32, n int32, max Locality) (idx int32, loc Locali
 	if bestLoc == RackLocal {
 		return best, RackLocal, true
 	}
-	if t := jb.byRack.first(v.e.nodes[n].rack, jb.maps); t >= 0 {
-		return t, RackLocal, true
+	if jb.index != nil {
+		tr = jb.index.byRack.first(v.e.rackOf[n], jb)
+	}
+	if tr >= 0 {
+		return tr, RackLocal, true
 	}
 	if max == RackLocal {
 		return -1, 0, false
@@ -129,22 +146,6 @@ func nextPending(j *job, k TaskKind) int32 {
 	return c
 }
 
-// mapLocality is the locality of map t of job j if it ran on node n.
-func (e *Engine) mapLocality(j *job, t int32, n int32) Locality {
-	rf := len(j.replicas) / len(j.maps)
-	rack := e.nodes[n].rack
-	loc := OffRack
-	for _, r := range j.replicas[int(t)*rf : int(t+1)*rf] {
-		if r == n {
-			return NodeLocal
-		}
-		if e.nodes[r].rack == rack {
-			loc = RackLocal
-		}
-	}
-	return loc
-}
-
 // JobView is a read-only view of one job.
 type JobView struct {
 	j   *job
@@ -154,17 +155,19 @@ type JobView struct {
 // Index is the job's index in the trace.
 func (j JobView) Index() int32 { return j.idx }
 
-// Trace is the job as the trace describes it. Do not modify it.
+// Trace is the job as the trace describes it. Do not modify it. In a run
+// from a Source (NewFromSource) it is nil before the job is read, which
+// is at the latest when the job before it arrives, and after it finished.
 func (j JobView) Trace() *traces.Job { return j.j.tj }
 
 // Submit is the job's submit time.
 func (j JobView) Submit() Time { return j.j.submit }
 
 // Priority is the job's Hadoop priority.
-func (j JobView) Priority() traces.Priority { return j.j.tj.Priority }
+func (j JobView) Priority() traces.Priority { return j.j.prio }
 
 // Pool is the job's pool (or user).
-func (j JobView) Pool() string { return j.j.tj.Pool }
+func (j JobView) Pool() string { return j.j.pool }
 
 // Arrived reports whether the job was submitted.
 func (j JobView) Arrived() bool { return j.j.arrived }
@@ -175,9 +178,9 @@ func (j JobView) Done() bool { return j.j.done }
 // Tasks is the job's number of tasks of kind k.
 func (j JobView) Tasks(k TaskKind) int {
 	if k == Map {
-		return len(j.j.tj.MapDurations)
+		return int(j.j.nmaps)
 	}
-	return len(j.j.tj.ReduceDurations)
+	return int(j.j.nrd)
 }
 
 // Pending counts tasks of kind k waiting for a first or new attempt.
@@ -196,7 +199,9 @@ func (j JobView) Finished(k TaskKind) int { return int(j.j.finished[k]) }
 func (j JobView) ReducesEligible() bool { return j.j.reducesEligible }
 
 // MapsDone reports whether all the job's maps finished.
-func (j JobView) MapsDone() bool { return j.j.finished[Map] == int32(len(j.j.maps)) && j.j.arrived }
+func (j JobView) MapsDone() bool {
+	return j.j.arrived && j.j.finished[Map] == j.j.nmaps
+}
 
 // FirstLaunch is when the job's first task launched (ok false if none yet).
 func (j JobView) FirstLaunch() (Time, bool) { return j.j.firstLaunch, j.j.launchedOnce }
@@ -225,7 +230,7 @@ func (t TaskView) Attempts() int { return int(t.t.attempts) }
 func (t TaskView) AttemptStart() Time { return t.t.attemptStart }
 
 // Finish is when the task completed (valid once Done).
-func (t TaskView) Finish() Time { return t.t.finish }
+func (t TaskView) Finish() Time { return t.t.end }
 
 // RunTime is the time the current attempt has held a slot, including the
 // current segment if it is running.
@@ -240,7 +245,30 @@ func (t TaskView) RunTime() Time {
 func (t TaskView) Locality() Locality { return t.t.loc }
 
 // ShuffleBytes is a reduce's shuffle input in bytes.
-func (t TaskView) ShuffleBytes() int64 { return t.j.tj.ReduceShuffleBytes[t.ref.Index] }
+func (t TaskView) ShuffleBytes() int64 {
+	if t.j.tj == nil {
+		return 0 // a finished job's, let go
+	}
+	return t.j.tj.ReduceShuffleBytes[t.ref.Index]
+}
+
+// ShuffleEnd is when a reduce's shuffle ends (or ended), once that is
+// known: the reduce is running or done and its job's maps are done. A
+// suspension or a kill changes it.
+func (t TaskView) ShuffleEnd() (Time, bool) {
+	tk := t.t
+	if t.j.tj == nil {
+		return 0, false // a finished job's, let go
+	}
+	exec := Seconds(t.j.reduceWork(t.ref.Index).Sec() / t.e.nodes[max(tk.node, 0)].speed)
+	switch {
+	case tk.state == done:
+		return tk.end - exec, true
+	case tk.state != running || tk.waiting:
+		return 0, false
+	}
+	return tk.end - exec, true
+}
 
 // ReducePhase describes a running or finished reduce: whether its shuffle
 // is over, when it ended, and the fraction of its reduce function done.
@@ -248,10 +276,13 @@ func (t TaskView) ShuffleBytes() int64 { return t.j.tj.ReduceShuffleBytes[t.ref.
 // consumed, which in the model grows linearly with time.
 func (t TaskView) ReducePhase() (shuffleDone bool, shuffleEnd Time, progress float64) {
 	tk := t.t
-	exec := Seconds(t.j.reduceWork[t.ref.Index].Sec() / t.e.nodes[max(tk.node, 0)].speed)
+	if t.j.tj == nil {
+		return true, 0, 1 // a finished job's, let go
+	}
+	exec := Seconds(t.j.reduceWork(t.ref.Index).Sec() / t.e.nodes[max(tk.node, 0)].speed)
 	switch {
 	case tk.state == done:
-		return true, tk.finish - exec, 1
+		return true, tk.end - exec, 1
 	case tk.state != running || tk.waiting:
 		return false, 0, 0
 	}

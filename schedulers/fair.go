@@ -284,8 +284,13 @@ func (f *Fair) OnEvent(ev replay.Event, v *replay.View) {
 	switch ev.Kind {
 	case replay.JobArrived:
 		f.arrive(ev.Job, v)
-	case replay.TaskFinished, replay.TaskLost:
+	case replay.TaskFinished:
 		f.changeRunning(ev.Task, -1)
+	case replay.TaskLost:
+		f.changeRunning(ev.Task, -1)
+		f.relistJob(ev.Job, ev.Task.Kind)
+	case replay.ReducesEligible:
+		f.relistJob(ev.Job, replay.Reduce)
 	case replay.JobFinished:
 		f.finish(ev.Job)
 	case replay.NodeFailed:
@@ -353,6 +358,34 @@ func (f *Fair) unlist(p *fairPool, k replay.TaskKind, j int32) {
 	f.jobs[j].pos[k] = -1
 }
 
+// launchable reports whether job j has a task of kind k it may launch:
+// a pending map, or a pending reduce past slow-start. A pool's scheduling
+// order holds only its runnable jobs that have one (a job found without
+// leaves it), so that a heartbeat does not walk past every job whose tasks
+// all run; the order of the others is unchanged.
+func (f *Fair) launchable(k replay.TaskKind, j int32) bool {
+	jv := f.v.Job(j)
+	return jv.Pending(k) > 0 && (k == replay.Map || jv.ReducesEligible())
+}
+
+// relistJob puts job j back in its pool's order for kind k, at its place,
+// if it is runnable and has a task to launch again (after a kill or a
+// loss, or past slow-start).
+func (f *Fair) relistJob(j int32, k replay.TaskKind) {
+	jb := &f.jobs[j]
+	if jb.pool == nil || jb.pos[k] >= 0 || !jb.runnable || !f.launchable(k, j) {
+		return
+	}
+	p := jb.pool
+	l := p.list[k]
+	i, _ := slices.BinarySearchFunc(l, j, func(a, b int32) int { return f.compareJobs(k, a, b) })
+	l = slices.Insert(l, i, j)
+	for ; i < len(l); i++ {
+		f.jobs[l[i]].pos[k] = int32(i)
+	}
+	p.list[k] = l
+}
+
 // changeRunning records that task t started (d = 1) or stopped (d = -1)
 // and restores its pool's job order.
 func (f *Fair) changeRunning(t replay.TaskRef, d int) {
@@ -371,15 +404,28 @@ func (f *Fair) fix(p *fairPool, k replay.TaskKind, j int32) {
 		return
 	}
 	l := p.list[k]
-	for ; i > 0 && f.compareJobs(k, l[i], l[i-1]) < 0; i-- {
+	for ; i > 0 && f.before(k, l[i], l[i-1]); i-- {
 		l[i], l[i-1] = l[i-1], l[i]
 		f.jobs[l[i]].pos[k] = int32(i)
 	}
-	for ; i+1 < len(l) && f.compareJobs(k, l[i+1], l[i]) < 0; i++ {
+	for ; i+1 < len(l) && f.before(k, l[i+1], l[i]); i++ {
 		l[i], l[i+1] = l[i+1], l[i]
 		f.jobs[l[i]].pos[k] = int32(i)
 	}
 	f.jobs[j].pos[k] = int32(i)
+}
+
+// before is compareJobs(k, a, b) < 0 for a fair-mode pool, written out:
+// fix calls it for every step a job moves. Keys are never NaN.
+func (f *Fair) before(k replay.TaskKind, a, b int32) bool {
+	ja, jb := &f.jobs[a], &f.jobs[b]
+	switch {
+	case ja.key[k] != jb.key[k]:
+		return ja.key[k] < jb.key[k]
+	case ja.submit != jb.submit:
+		return ja.submit < jb.submit
+	}
+	return a < b
 }
 
 // taskRatio is running/weight, with a zero weight last.
@@ -419,417 +465,4 @@ func comparePools(k replay.TaskKind, a, b *fairPool) int {
 		c = cmp.Compare(taskRatio(a.running[k], a.cfg.Weight), taskRatio(b.running[k], b.cfg.Weight))
 	}
 	return cmp.Or(c, cmp.Compare(a.cfg.Name, b.cfg.Name))
-}
-
-// update is FairScheduler.update: runnability, demands, weights, job
-// orders, fair shares and preemption clocks. Runnability and the job
-// orders are rebuilt only after a job arrived or finished (or always, with
-// size-based weights); in between the orders are kept sorted as running
-// counts change, and runnability cannot change.
-func (f *Fair) update(v *replay.View) {
-	now := v.Now()
-	relist := f.dirty || f.o.sizeWeight
-	if f.dirty {
-		f.updateRunnability()
-	}
-	f.dirty = false
-	f.nextUpdate = now + replay.Seconds(f.o.update)
-	f.demand = [2]int{}
-	for _, p := range f.live {
-		for k := range 2 {
-			kind := replay.TaskKind(k)
-			p.demand[k] = 0
-			for _, j := range p.jobs {
-				jb := &f.jobs[j]
-				jb.demand[k] = f.jobDemand(v, j, kind)
-				if f.o.sizeWeight {
-					jb.weight[k] = PriorityWeight(jb.prio) * math.Log2(1+float64(jb.demand[k]))
-					jb.key[k] = taskRatio(v.Job(j).Running(kind), jb.weight[k])
-				}
-				p.demand[k] += jb.demand[k]
-			}
-			p.demand[k] = min(p.demand[k], p.maxSlots[k])
-			f.demand[k] += p.demand[k]
-			if relist {
-				f.relist(p, kind)
-			}
-		}
-	}
-	for k := range 2 {
-		f.poolShares(v, replay.TaskKind(k))
-	}
-	f.jobSharesOK = false
-	for _, p := range f.live {
-		for k := range 2 {
-			if p.running[k] >= min(p.minShare[k], p.demand[k]) {
-				p.lastAtMin[k] = now
-			}
-			if p.running[k] >= int(math.Floor(math.Min(p.share[k]/2, float64(p.demand[k])))) {
-				p.lastAtHalf[k] = now
-			}
-		}
-	}
-}
-
-// updateRunnability marks jobs runnable in FIFO order until their pool's
-// or their user's maxRunningJobs is reached.
-func (f *Fair) updateRunnability() {
-	for _, p := range f.live {
-		p.count = 0
-	}
-	for _, u := range f.users {
-		u.count = 0
-	}
-	for _, j := range f.order {
-		jb := &f.jobs[j]
-		jb.runnable = jb.pool.count < jb.pool.cfg.MaxRunningJobs && jb.user.count < jb.user.max
-		if jb.runnable {
-			jb.pool.count++
-			jb.user.count++
-		}
-	}
-}
-
-// relist rebuilds p's scheduling order of its runnable jobs for kind k.
-func (f *Fair) relist(p *fairPool, k replay.TaskKind) {
-	for _, j := range p.list[k] {
-		f.jobs[j].pos[k] = -1
-	}
-	l := p.list[k][:0]
-	for _, j := range p.jobs {
-		if f.jobs[j].runnable {
-			l = append(l, j)
-		}
-	}
-	slices.SortFunc(l, func(a, b int32) int { return f.compareJobs(k, a, b) })
-	for i, j := range l {
-		f.jobs[j].pos[k] = int32(i)
-	}
-	p.list[k] = l
-}
-
-// jobDemand is JobSchedulable.updateDemand without speculation: the
-// unfinished tasks of a runnable job (reduces once past slow-start).
-func (f *Fair) jobDemand(v *replay.View, j int32, k replay.TaskKind) int {
-	jv := v.Job(j)
-	if !f.jobs[j].runnable || k == replay.Reduce && !jv.ReducesEligible() {
-		return 0
-	}
-	return jv.Tasks(k) - jv.Finished(k)
-}
-
-// poolShares runs FairShares across the live pools.
-func (f *Fair) poolShares(v *replay.View, k replay.TaskKind) {
-	s := f.scratch[:0]
-	for _, p := range f.live {
-		s = append(s, Schedulable{Weight: p.cfg.Weight, MinShare: float64(p.minShare[k]), Demand: float64(p.demand[k])})
-	}
-	f.shares = FairShares(f.shares, s, float64(v.Slots(k)))
-	for i, p := range f.live {
-		p.share[k] = f.shares[i]
-	}
-	f.scratch = s
-}
-
-// jobShares runs FairShares over the jobs of each fair-mode pool with the
-// pool's share (fifo-mode pools give their jobs 0). Hadoop 1.x only
-// reports these shares, so they are computed when asked for.
-func (f *Fair) jobShares() {
-	if f.jobSharesOK {
-		return
-	}
-	f.jobSharesOK = true
-	for k := range 2 {
-		for _, p := range f.live {
-			s := f.scratch[:0]
-			for _, j := range p.jobs {
-				jb := &f.jobs[j]
-				s = append(s, Schedulable{Weight: jb.weight[k], Demand: float64(jb.demand[k])})
-			}
-			f.scratch = s
-			if p.cfg.Mode == ModeFair {
-				f.shares = FairShares(f.shares, s, p.share[k])
-			} else {
-				f.shares = slices.Grow(f.shares[:0], len(s))[:len(s)]
-				clear(f.shares)
-			}
-			for i, j := range p.jobs {
-				f.jobs[j].share[k] = f.shares[i]
-			}
-		}
-	}
-}
-
-// FairShare returns the fair share of kind k of job j at the last update
-// (0 for a job of a fifo-mode pool, as in Hadoop).
-func (f *Fair) FairShare(j int32, k replay.TaskKind) float64 {
-	f.jobShares()
-	return f.jobs[j].share[k]
-}
-
-// PoolShare returns the fair share of kind k of the pool called name at
-// the last update, and whether the pool has unfinished jobs.
-func (f *Fair) PoolShare(name string, k replay.TaskKind) (float64, bool) {
-	p := f.byName[name]
-	if p == nil || !p.live {
-		return 0, false
-	}
-	return p.share[k], true
-}
-
-// OnHeartbeat implements replay.Scheduler.
-func (f *Fair) OnHeartbeat(hb *replay.Heartbeat) error {
-	f.v = hb.View
-	now := hb.Now()
-	f.epoch++
-	if f.dirty || now >= f.nextUpdate {
-		f.update(hb.View)
-		if f.o.preempt && now-f.lastPreempt >= replay.Seconds(f.o.preemptEvery) {
-			f.lastPreempt = now
-			f.preempt(hb.View)
-		}
-	}
-	// Delay scheduling: credit the jobs skipped at the last heartbeat.
-	if f.sawHB {
-		gap := hb.HeartbeatInterval() / replay.Time(max(f.alive, 1))
-		gap = min(gap, now-f.lastHB)
-		for _, j := range f.skipped {
-			f.jobs[j].wait += gap
-		}
-	}
-	f.skipped, f.lastHB, f.sawHB = f.skipped[:0], now, true
-	f.visited = f.visited[:0]
-	err := f.assign(hb)
-	for _, j := range f.visited {
-		if f.jobs[j].launched != f.epoch {
-			f.skipped = append(f.skipped, j)
-		}
-	}
-	if err != nil {
-		return err
-	}
-	return f.killHere(hb)
-}
-
-// assign fills the tracker's slots as FairScheduler.assignTasks does.
-func (f *Fair) assign(hb *replay.Heartbeat) error {
-	var rejected [2]bool
-	assigned := 0
-	for {
-		for k := range 2 {
-			kind := replay.TaskKind(k)
-			if !rejected[k] && (hb.Free(kind) == 0 || f.running[k] >= f.demand[k] || !f.canAssign(hb, kind)) {
-				rejected[k] = true
-			}
-		}
-		if rejected[replay.Map] && rejected[replay.Reduce] || !f.o.assignMultiple && assigned > 0 {
-			return nil
-		}
-		k := replay.Map
-		switch {
-		case rejected[replay.Map]:
-			k = replay.Reduce
-		case !rejected[replay.Reduce] && f.busy(hb, replay.Map) > f.busy(hb, replay.Reduce):
-			k = replay.Reduce
-		}
-		ok, err := f.assignOne(hb, k)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			rejected[k] = true
-		}
-		assigned++
-	}
-}
-
-// busy is the number of tasks of kind k running on the tracker.
-func (f *Fair) busy(hb *replay.Heartbeat, k replay.TaskKind) int {
-	if k == replay.Map {
-		return hb.Config().MapSlots - hb.Free(k)
-	}
-	return hb.Config().ReduceSlots - hb.Free(k)
-}
-
-// canAssign is CapBasedLoadManager.canAssign{Map,Reduce} (maxDiff 0).
-func (f *Fair) canAssign(hb *replay.Heartbeat, k replay.TaskKind) bool {
-	if !f.o.loadCap {
-		return true
-	}
-	slots := hb.Config().MapSlots
-	if k == replay.Reduce {
-		slots = hb.Config().ReduceSlots
-	}
-	load := 1.0
-	if total := hb.Slots(k); total > 0 {
-		load = min(1, float64(f.demand[k])/float64(total))
-	}
-	return f.busy(hb, k) < int(math.Ceil(float64(slots)*load))
-}
-
-// assignOne launches one task of kind k from the first pool, in
-// FairShareComparator order, that has one; pools and jobs found empty are
-// marked and not asked again during this heartbeat.
-func (f *Fair) assignOne(hb *replay.Heartbeat, k replay.TaskKind) (bool, error) {
-	for {
-		var best *fairPool
-		for _, p := range f.live {
-			if p.tried[k] != f.epoch && (best == nil || comparePools(k, p, best) < 0) {
-				best = p
-			}
-		}
-		if best == nil {
-			return false, nil
-		}
-		if best.running[k] < best.maxSlots[k] {
-			if ok, err := f.assignInPool(hb, best, k); ok || err != nil {
-				return ok, err
-			}
-		}
-		best.tried[k] = f.epoch
-	}
-}
-
-func (f *Fair) assignInPool(hb *replay.Heartbeat, p *fairPool, k replay.TaskKind) (bool, error) {
-	for _, j := range p.list[k] {
-		jb := &f.jobs[j]
-		if jb.tried[k] == f.epoch {
-			continue
-		}
-		jb.tried[k] = f.epoch
-		var idx int32
-		var loc replay.Locality
-		var ok bool
-		if k == replay.Map {
-			if hb.Job(j).Pending(k) == 0 {
-				continue
-			}
-			if jb.visited != f.epoch {
-				jb.visited = f.epoch
-				f.visited = append(f.visited, j)
-			}
-			idx, loc, ok = hb.PendingMap(j, hb.Node(), f.allowedLevel(jb, hb.Now()))
-		} else {
-			idx, ok = hb.PendingReduce(j)
-		}
-		if !ok {
-			continue
-		}
-		if err := hb.Launch(replay.TaskRef{Job: j, Kind: k, Index: idx}); err != nil {
-			return false, err
-		}
-		jb.tried[k] = 0 // it may have another task
-		if k == replay.Map {
-			jb.level, jb.wait, jb.launched = loc, 0, f.epoch
-		}
-		f.changeRunning(replay.TaskRef{Job: j, Kind: k, Index: idx}, +1)
-		return true, nil
-	}
-	return false, nil
-}
-
-// allowedLevel is FairScheduler.getAllowedLocalityLevel.
-func (f *Fair) allowedLevel(jb *fairJob, now replay.Time) replay.Locality {
-	p := jb.pool
-	if now-p.lastAtMin[replay.Map] > p.minTimeout || now-p.lastAtHalf[replay.Map] > f.fairTimeout {
-		return replay.OffRack // the pool is starved: no waiting
-	}
-	switch jb.level {
-	case replay.NodeLocal:
-		switch {
-		case jb.wait >= 2*f.delay:
-			return replay.OffRack
-		case jb.wait >= f.delay:
-			return replay.RackLocal
-		}
-		return replay.NodeLocal
-	case replay.RackLocal:
-		if jb.wait >= f.delay {
-			return replay.OffRack
-		}
-		return replay.RackLocal
-	}
-	return replay.OffRack
-}
-
-// preempt is FairScheduler.preemptTasksIfNecessary: it picks the victims,
-// which killHere kills at their trackers' next heartbeats.
-func (f *Fair) preempt(v *replay.View) {
-	now := v.Now()
-	for k := range 2 {
-		kind := replay.TaskKind(k)
-		want := 0
-		for _, p := range f.live {
-			want += f.toPreempt(p, kind, now)
-		}
-		if want == 0 {
-			continue
-		}
-		vs := f.victims[:0]
-		for _, p := range f.live {
-			p.left = p.running[k]
-			if float64(p.running[k]) <= p.share[k] {
-				continue
-			}
-			for _, j := range p.jobs {
-				for i := range int32(v.Job(j).Tasks(kind)) {
-					ref := replay.TaskRef{Job: j, Kind: kind, Index: i}
-					if tv := v.Task(ref); tv.Running() {
-						vs = append(vs, fairVictim{ref: ref, node: tv.Node(), attempts: tv.Attempts(), start: tv.AttemptStart()})
-					}
-				}
-			}
-		}
-		slices.SortFunc(vs, func(a, b fairVictim) int {
-			return cmp.Or(cmp.Compare(b.start, a.start), cmp.Compare(b.ref.Job, a.ref.Job), cmp.Compare(b.ref.Index, a.ref.Index))
-		})
-		for _, vi := range vs {
-			p := f.jobs[vi.ref.Job].pool
-			if float64(p.left) <= p.share[k] {
-				continue
-			}
-			f.kills[vi.node] = append(f.kills[vi.node], vi)
-			f.nKills++
-			p.left--
-			if want--; want == 0 {
-				break
-			}
-		}
-		f.victims = vs
-	}
-}
-
-// toPreempt is FairScheduler.tasksToPreempt for pool p.
-func (f *Fair) toPreempt(p *fairPool, k replay.TaskKind, now replay.Time) int {
-	n := 0
-	if now-p.lastAtMin[k] > p.minTimeout {
-		n = max(n, min(p.minShare[k], p.demand[k])-p.running[k])
-	}
-	if now-p.lastAtHalf[k] > f.fairTimeout {
-		n = max(n, int(math.Min(p.share[k], float64(p.demand[k])))-p.running[k])
-	}
-	return n
-}
-
-// killHere kills the victims chosen on this tracker that still run the
-// attempt chosen.
-func (f *Fair) killHere(hb *replay.Heartbeat) error {
-	n := hb.Node()
-	vs := f.kills[n]
-	if len(vs) == 0 {
-		return nil
-	}
-	f.kills[n] = vs[:0]
-	f.nKills -= len(vs)
-	for _, vi := range vs {
-		tv := hb.Task(vi.ref)
-		if !tv.Running() || tv.Node() != n || tv.Attempts() != vi.attempts {
-			continue // it finished, or was lost, since
-		}
-		if err := hb.Kill(vi.ref); err != nil {
-			return err
-		}
-		f.changeRunning(vi.ref, -1)
-	}
-	return nil
 }

@@ -41,6 +41,11 @@ type FIFO struct {
 	pad        float64
 
 	queue []int32 // arrived, unfinished jobs in queue order
+	// wants[k] is the subsequence of the queue that may have tasks of kind
+	// k to launch, so that a heartbeat does not walk past every job whose
+	// tasks all run; withReduce is the one of jobs with reduces.
+	wants      [2]jobSubset
+	withReduce jobSubset
 	// remaining counts the queue's tasks not yet finished (reduces of
 	// jobs past slow-start only), for the load factor.
 	remaining [2]int
@@ -108,7 +113,10 @@ func (f *FIFO) OnEvent(ev replay.Event, v *replay.View) {
 		i, _ := slices.BinarySearchFunc(f.queue, ev.Job, func(a, b int32) int { return fifoCompare(v, a, b) })
 		f.queue = slices.Insert(f.queue, i, ev.Job)
 		f.remaining[replay.Map] += jv.Tasks(replay.Map)
+		f.wants[replay.Map].add(v, ev.Job)
 		if nr := jv.Tasks(replay.Reduce); nr > 0 {
+			f.wants[replay.Reduce].add(v, ev.Job)
+			f.withReduce.add(v, ev.Job)
 			f.withReduces++
 			f.needed[replay.Map] += jv.Tasks(replay.Map)
 			f.needed[replay.Reduce] += nr
@@ -123,10 +131,12 @@ func (f *FIFO) OnEvent(ev replay.Event, v *replay.View) {
 		f.remaining[k]--
 	case replay.TaskLost, replay.TaskKilled:
 		f.running[k]--
+		f.wants[k].add(v, ev.Job)
 	case replay.JobFinished:
 		if i := slices.Index(f.queue, ev.Job); i >= 0 {
 			f.queue = slices.Delete(f.queue, i, i+1)
 		}
+		f.withReduce.remove(ev.Job)
 		if jv := v.Job(ev.Job); jv.Tasks(replay.Reduce) > 0 {
 			f.withReduces--
 			f.needed[replay.Map] -= jv.Tasks(replay.Map)
@@ -207,23 +217,16 @@ func (f *FIFO) assignMaps(hb *replay.Heartbeat) error {
 	}
 	padded := f.exceededPadding(hb, replay.Map)
 	for range slots {
-		launched := false
-		for _, j := range f.queue {
-			idx, loc, ok := hb.PendingMap(j, n, replay.OffRack)
-			if !ok {
-				continue
-			}
-			if err := hb.Launch(replay.TaskRef{Job: j, Kind: replay.Map, Index: idx}); err != nil {
-				return err
-			}
-			if loc == replay.OffRack || padded {
-				return nil // one off-rack map per heartbeat; or the padding is reached
-			}
-			launched = true
-			break
-		}
-		if !launched {
+		j, ok := f.wants[replay.Map].first(hb.View, replay.Map)
+		if !ok {
 			return nil
+		}
+		idx, loc, _ := hb.PendingMap(j, n, replay.OffRack)
+		if err := hb.Launch(replay.TaskRef{Job: j, Kind: replay.Map, Index: idx}); err != nil {
+			return err
+		}
+		if loc == replay.OffRack || padded {
+			return nil // one off-rack map per heartbeat; or the padding is reached
 		}
 	}
 	return nil
@@ -233,17 +236,13 @@ func (f *FIFO) assignReduce(hb *replay.Heartbeat) error {
 	if f.available(hb, replay.Reduce) <= 0 || hb.Demand(replay.Reduce) == 0 {
 		return nil
 	}
-	padded := f.exceededPadding(hb, replay.Reduce)
-	for _, j := range f.queue {
-		if hb.Job(j).Tasks(replay.Reduce) == 0 {
-			continue
-		}
-		if idx, ok := hb.PendingReduce(j); ok {
-			return hb.Launch(replay.TaskRef{Job: j, Kind: replay.Reduce, Index: idx})
-		}
-		if padded {
-			return nil // past the padding only the first job with reduces is served
-		}
+	j, ok := f.wants[replay.Reduce].first(hb.View, replay.Reduce)
+	if f.exceededPadding(hb, replay.Reduce) && len(f.withReduce.jobs) > 0 && j != f.withReduce.jobs[0] {
+		return nil // past the padding only the first job with reduces is served
 	}
-	return nil
+	if !ok {
+		return nil
+	}
+	idx, _ := hb.PendingReduce(j)
+	return hb.Launch(replay.TaskRef{Job: j, Kind: replay.Reduce, Index: idx})
 }

@@ -22,11 +22,22 @@ type HFSP struct {
 	o     hfspOptions
 	vc    [2]*VirtualCluster
 	jobs  []hfspJob
-	order [2][]int64
-	// jobsInTraining per phase, in arrival order.
+	order [2][]int64 // the virtual cluster's order, as of orderVer
+	serve [2]hfspServe
+	// orderVer is the virtual cluster's OrderVersion when order was copied.
+	orderVer [2]uint64
+	// jobsInTraining per phase, in arrival order; sampling, those of them
+	// with sample tasks left to launch (some may have none any more).
 	training [2][]int32
-	// zombies finished for real but not yet in the virtual cluster.
-	zombies [2][]int32
+	sampling [2][]int32
+	// zombies finished for real but not yet in the virtual cluster;
+	// zombieSeen is the virtual cluster's Completions when they were last
+	// looked at (none of them can finish virtually without one).
+	zombies    [2][]int32
+	zombieSeen [2]int
+	// nextCheck is the earliest checkAt of the jobs whose reduce samples
+	// have all launched; 0 after an event.
+	nextCheck replay.Time
 	// trainingRunning counts running sample tasks per phase.
 	trainingRunning [2]int
 	trainSlots      [2]int
@@ -37,7 +48,10 @@ type HFSP struct {
 	// preemptWanted caches whether some reduce job waits for slots held by
 	// a larger job; recomputed lazily after events.
 	preemptWanted, preemptDirty bool
+	preemptVer                  uint64  // reduce OrderVersion of preemptWanted
 	alloc                       []int32 // scratch: per order position, slots allotted
+	scratch                     []float64
+	led                         reduceLedger
 	triedLate                   []int32 // scratch of the late=ps scan
 }
 
@@ -53,6 +67,9 @@ type hfspJob struct {
 	// delay scheduling state (maps)
 	skipping  bool
 	skipSince replay.Time
+	// checkAt is the earliest time the reduce samples may all have
+	// reported (see reduceCheckAt); 0 after an event of the job.
+	checkAt replay.Time
 }
 
 type hfspOptions struct {
@@ -215,7 +232,24 @@ func (h *HFSP) errorFactor(j int32) float64 {
 func (h *HFSP) OnEvent(ev replay.Event, v *replay.View) {
 	now := v.Now().Sec()
 	h.advance(now)
-	h.preemptDirty = true
+	switch ev.Kind {
+	case replay.TaskStarted, replay.TaskFinished, replay.TaskSuspended, replay.TaskResumed,
+		replay.TaskKilled, replay.TaskLost:
+		// Map tasks change nothing WantsBusyHeartbeats looks at.
+		h.preemptDirty = h.preemptDirty || ev.Task.Kind == replay.Reduce
+	default:
+		h.preemptDirty = true
+	}
+	switch ev.Kind {
+	case replay.TaskStarted, replay.TaskFinished, replay.TaskSuspended, replay.TaskResumed,
+		replay.TaskKilled, replay.TaskLost, replay.MapsDone:
+		// A reduce's events, and the end of the map phase (when waiting
+		// reduces start their shuffle), may let its samples report.
+		if ev.Kind == replay.MapsDone || ev.Task.Kind == replay.Reduce {
+			h.jobs[ev.Job].checkAt = 0
+			h.nextCheck = 0
+		}
+	}
 	switch ev.Kind {
 	case replay.JobArrived:
 		h.arrive(ev.Job, v)
@@ -225,6 +259,9 @@ func (h *HFSP) OnEvent(ev replay.Event, v *replay.View) {
 		if h.isSample(ev.Task) {
 			h.trainingRunning[ev.Task.Kind]--
 		}
+		h.reserve(v, ev.Task.Kind, ev.Job)
+	case replay.ReducesEligible:
+		h.reserve(v, replay.Reduce, ev.Job)
 	case replay.TaskResumed:
 		if h.isSample(ev.Task) {
 			h.trainingRunning[ev.Task.Kind]++
@@ -234,11 +271,28 @@ func (h *HFSP) OnEvent(ev replay.Event, v *replay.View) {
 			h.vc[k].SetSlots(float64(v.Slots(k)))
 		}
 	}
+	switch ev.Kind {
+	case replay.TaskStarted, replay.TaskFinished, replay.TaskSuspended, replay.TaskResumed,
+		replay.TaskKilled, replay.TaskLost:
+		if ev.Task.Kind == replay.Reduce {
+			h.noteReduces(v, ev.Job)
+		}
+	case replay.ReducesEligible:
+		h.noteReduces(v, ev.Job)
+	}
 }
 
 func (h *HFSP) advance(now float64) {
 	for k := replay.Map; k <= replay.Reduce; k++ {
 		h.vc[k].Advance(now)
+		if len(h.zombies[k]) == 0 {
+			continue
+		}
+		if c := h.vc[k].Completions(); c == h.zombieSeen[k] {
+			continue
+		} else {
+			h.zombieSeen[k] = c
+		}
 		z := h.zombies[k][:0]
 		for _, j := range h.zombies[k] {
 			if at, _, done := h.vc[k].Finished(int64(j)); done {
@@ -270,6 +324,7 @@ func (h *HFSP) arrive(j int32, v *replay.View) {
 			hj.trained[k] = true
 		} else {
 			h.training[k] = append(h.training[k], j)
+			h.sampling[k] = append(h.sampling[k], j)
 		}
 		hj.estimate[k] = size
 		hj.inVC[k] = true
@@ -387,18 +442,20 @@ func (h *HFSP) tryEstimate(j int32, k replay.TaskKind, v *replay.View) {
 	var size float64
 	n := float64(jv.Tasks(k))
 	if k == replay.Map {
-		durs := make([]float64, 0, len(hj.samples[k]))
 		for _, s := range hj.samples[k] {
-			tv := v.Task(replay.TaskRef{Job: j, Kind: k, Index: s})
-			if !tv.Done() {
+			if !v.Task(replay.TaskRef{Job: j, Kind: k, Index: s}).Done() {
 				return
 			}
-			durs = append(durs, tv.RunTime().Sec())
 		}
+		durs := h.scratch[:0]
+		for _, s := range hj.samples[k] {
+			durs = append(durs, v.Task(replay.TaskRef{Job: j, Kind: k, Index: s}).RunTime().Sec())
+		}
+		h.scratch = durs
 		size = FitUniformMean(durs) * n * hj.errFactor
 	} else {
 		var shuffleW, weights float64
-		execs := make([]float64, 0, len(hj.samples[k]))
+		execs := h.scratch[:0]
 		now := v.Now()
 		for _, s := range hj.samples[k] {
 			tv := v.Task(replay.TaskRef{Job: j, Kind: k, Index: s})
@@ -420,6 +477,7 @@ func (h *HFSP) tryEstimate(j int32, k replay.TaskKind, v *replay.View) {
 			weights += w
 			execs = append(execs, exec)
 		}
+		h.scratch = execs
 		size = shuffleW/weights*n + FitUniformMean(execs)*n
 	}
 	h.endTraining(j, k)

@@ -1,6 +1,8 @@
 package schedulers
 
 import (
+	"slices"
+
 	"sojourn/replay"
 )
 
@@ -21,16 +23,53 @@ func (h *HFSP) OnHeartbeat(hb *replay.Heartbeat) error {
 // checkReduceSamples re-estimates reduce phases whose samples have all run
 // their reduce function for Δ seconds (or finished).
 func (h *HFSP) checkReduceSamples(v *replay.View) {
+	now := v.Now()
+	if now < h.nextCheck {
+		return // no job's samples can have reported (see reduceCheckAt)
+	}
+	next := replay.Never
 	for i := 0; i < len(h.training[replay.Reduce]); i++ {
 		j := h.training[replay.Reduce][i]
-		if len(h.jobs[j].samples[replay.Reduce]) == h.sampleTarget(v.Job(j), replay.Reduce) {
-			before := len(h.training[replay.Reduce])
-			h.tryEstimate(j, replay.Reduce, v)
-			if len(h.training[replay.Reduce]) < before {
-				i--
-			}
+		hj := &h.jobs[j]
+		if len(hj.samples[replay.Reduce]) != h.sampleTarget(v.Job(j), replay.Reduce) {
+			continue // until a sample launches (an event)
+		}
+		if hj.checkAt > now {
+			next = min(next, hj.checkAt)
+			continue
+		}
+		before := len(h.training[replay.Reduce])
+		h.tryEstimate(j, replay.Reduce, v)
+		if len(h.training[replay.Reduce]) < before {
+			i--
+		} else {
+			hj.checkAt = h.reduceCheckAt(j, v)
+			next = min(next, hj.checkAt)
 		}
 	}
+	h.nextCheck = next
+}
+
+// reduceCheckAt is a time before which the reduce samples of job j cannot
+// all have reported, as their states stand: each running one Δ after its
+// shuffle ends, less a microsecond for rounding. It is Never while a
+// sample waits for the map phase, is suspended or pending: only an event
+// changes that.
+func (h *HFSP) reduceCheckAt(j int32, v *replay.View) replay.Time {
+	d := replay.Seconds(h.o.delta)
+	var at replay.Time
+	for _, s := range h.jobs[j].samples[replay.Reduce] {
+		tv := v.Task(replay.TaskRef{Job: j, Kind: replay.Reduce, Index: s})
+		if tv.Done() {
+			continue
+		}
+		end, ok := tv.ShuffleEnd()
+		if !ok {
+			return replay.Never
+		}
+		at = max(at, end+d-2)
+	}
+	return at
 }
 
 func (h *HFSP) assign(hb *replay.Heartbeat, k replay.TaskKind) error {
@@ -38,8 +77,12 @@ func (h *HFSP) assign(hb *replay.Heartbeat, k replay.TaskKind) error {
 	// fewer than the training slots run samples.
 	for hb.Free(k) > 0 && h.trainingRunning[k] < h.trainSlots[k] {
 		launched := false
-		for _, j := range h.training[k] {
-			if len(h.jobs[j].samples[k]) >= h.sampleTarget(hb.Job(j), k) {
+		for i := 0; i < len(h.sampling[k]); i++ {
+			j := h.sampling[k][i]
+			if h.jobs[j].trained[k] || len(h.jobs[j].samples[k]) >= h.sampleTarget(hb.Job(j), k) {
+				// Out of training, or every sample launched: for good.
+				h.sampling[k] = slices.Delete(h.sampling[k], i, i+1)
+				i--
 				continue
 			}
 			ok, err := h.launchNew(hb, k, j)
@@ -56,9 +99,10 @@ func (h *HFSP) assign(hb *replay.Heartbeat, k replay.TaskKind) error {
 		}
 	}
 	// Size-based: jobs in increasing order of virtual completion.
-	h.order[k] = h.vc[k].Order(h.order[k][:0])
+	h.orderOf(k)
+	from := 0
 	for hb.Free(k) > 0 {
-		ok, err := h.serveOne(hb, k)
+		ok, err := h.serveOne(hb, k, &from)
 		if err != nil {
 			return err
 		}
@@ -71,65 +115,6 @@ func (h *HFSP) assign(hb *replay.Heartbeat, k replay.TaskKind) error {
 	}
 	return nil
 }
-
-// serveOne gives one free slot of kind k to the first job in order that
-// can use it on this node. Late jobs (done in the virtual cluster, not for
-// real) come first: in virtual finish order, or under late=ps to the late
-// job with the fewest running tasks.
-func (h *HFSP) serveOne(hb *replay.Heartbeat, k replay.TaskKind) (bool, error) {
-	order := h.order[k]
-	start := 0
-	if h.o.late == "ps" {
-		for start < len(order) {
-			if _, _, late := h.vc[k].Finished(order[start]); !late {
-				break
-			}
-			start++
-		}
-		// Try late jobs by fewest running tasks.
-		for tried := 0; tried < start; tried++ {
-			best := -1
-			for i := 0; i < start; i++ {
-				j := int32(order[i])
-				if h.jobs[j].realDone[k] || h.tried(i) {
-					continue
-				}
-				if best < 0 || hb.Job(j).Running(k) < hb.Job(int32(order[best])).Running(k) {
-					best = i
-				}
-			}
-			if best < 0 {
-				break
-			}
-			h.markTried(best)
-			ok, err := h.serveJob(hb, k, int32(order[best]))
-			if ok || err != nil {
-				h.clearTried()
-				return ok, err
-			}
-		}
-		h.clearTried()
-	}
-	for _, id := range order[start:] {
-		ok, err := h.serveJob(hb, k, int32(id))
-		if ok || err != nil {
-			return ok, err
-		}
-	}
-	return false, nil
-}
-
-// tried marks are a small scratch set for the late=ps scan.
-func (h *HFSP) tried(i int) bool {
-	for _, t := range h.triedLate {
-		if int(t) == i {
-			return true
-		}
-	}
-	return false
-}
-func (h *HFSP) markTried(i int) { h.triedLate = append(h.triedLate, int32(i)) }
-func (h *HFSP) clearTried()     { h.triedLate = h.triedLate[:0] }
 
 // serveJob resumes one of job j's tasks suspended on this node (the oldest
 // first) or launches a new one.
@@ -153,7 +138,11 @@ func (h *HFSP) serveJob(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool,
 		}
 		if found {
 			// OnEvent counts a resumed sample back into training.
-			return true, hb.Resume(oldest)
+			err := hb.Resume(oldest)
+			if k == replay.Reduce {
+				h.noteReduces(hb.View, j)
+			}
+			return true, err
 		}
 	}
 	return h.launchNew(hb, k, j)
@@ -192,7 +181,11 @@ func (h *HFSP) launchNew(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool
 		hj.samples[k] = append(hj.samples[k], idx)
 		h.trainingRunning[k]++
 	}
-	return true, hb.Launch(ref)
+	err := hb.Launch(ref)
+	if k == replay.Reduce {
+		h.noteReduces(hb.View, j)
+	}
+	return true, err
 }
 
 // allowedLevel is delay scheduling (Zaharia et al.): a job skipped for
@@ -212,144 +205,4 @@ func (h *HFSP) allowedLevel(hj *hfspJob, now replay.Time) replay.Locality {
 		return replay.RackLocal
 	}
 	return replay.OffRack
-}
-
-// allot walks the reduce order and gives each job, in turn, as many of the
-// cluster's reduce slots as it has reduce work (running, suspended or
-// launchable), returning per order position the slots allotted.
-func (h *HFSP) allot(v *replay.View) []int32 {
-	order := h.order[replay.Reduce]
-	out := h.alloc[:0]
-	budget := int32(v.Slots(replay.Reduce))
-	for _, id := range order {
-		j := int32(id)
-		var want int32
-		if !h.jobs[j].realDone[replay.Reduce] && h.jobs[j].arrived[replay.Reduce] {
-			jv := v.Job(j)
-			want = int32(jv.Running(replay.Reduce) + jv.Suspended(replay.Reduce))
-			if jv.ReducesEligible() {
-				want += int32(jv.Pending(replay.Reduce))
-			}
-		}
-		a := min(want, budget)
-		budget -= a
-		out = append(out, a)
-	}
-	h.alloc = out
-	return out
-}
-
-// preempt frees reduce slots on this full node for jobs the order gives
-// more slots than they hold, taking them from the latest job in order that
-// holds more than it is given here: its youngest task on the node is
-// suspended (eager: if the node may hold one more suspended task,
-// otherwise it waits) or killed.
-func (h *HFSP) preempt(hb *replay.Heartbeat) error {
-	const k = replay.Reduce
-	h.order[k] = h.vc[k].Order(h.order[k][:0])
-	order := h.order[k]
-	for iter := 0; iter < 2*len(hb.Running())+2; iter++ {
-		alloc := h.allot(hb.View)
-		needy := -1
-		for i, id := range order {
-			j := int32(id)
-			jv := hb.Job(j)
-			if alloc[i] <= int32(jv.Running(k)) {
-				continue
-			}
-			if h.suspendedHere(hb, j) || (jv.ReducesEligible() && jv.Pending(k) > 0) {
-				needy = i
-				break
-			}
-		}
-		if needy < 0 {
-			break
-		}
-		victim, ok := h.victim(hb, order, alloc, needy)
-		if !ok {
-			break
-		}
-		switch h.o.preemption {
-		case "eager":
-			if !hb.CanSuspend() {
-				return nil // past the node's cap: wait
-			}
-			if err := hb.Suspend(victim); err != nil {
-				return err
-			}
-		case "kill":
-			if err := hb.Kill(victim); err != nil {
-				return err
-			}
-		}
-		if ok, err := h.serveJob(hb, k, int32(order[needy])); err != nil || !ok {
-			return err
-		}
-	}
-	return nil
-}
-
-func (h *HFSP) suspendedHere(hb *replay.Heartbeat, j int32) bool {
-	for _, s := range hb.SuspendedHere() {
-		if s.Job == j && s.Kind == replay.Reduce {
-			return true
-		}
-	}
-	return false
-}
-
-// victim picks, on this node, the youngest reduce task of the latest job
-// in order (after position needy) that holds more reduce slots than it is
-// allotted and is not in training.
-func (h *HFSP) victim(hb *replay.Heartbeat, order []int64, alloc []int32, needy int) (replay.TaskRef, bool) {
-	for i := len(order) - 1; i > needy; i-- {
-		j := int32(order[i])
-		if !h.jobs[j].trained[replay.Reduce] || alloc[i] >= int32(hb.Job(j).Running(replay.Reduce)) {
-			continue
-		}
-		var best replay.TaskRef
-		found := false
-		for _, r := range hb.Running() {
-			if r.Job == j && r.Kind == replay.Reduce && (!found || hb.Task(r).AttemptStart() > hb.Task(best).AttemptStart() ||
-				(hb.Task(r).AttemptStart() == hb.Task(best).AttemptStart() && r.Index > best.Index)) {
-				best, found = r, true
-			}
-		}
-		if found {
-			return best, true
-		}
-	}
-	return replay.TaskRef{}, false
-}
-
-// WantsBusyHeartbeats implements replay.Preempter: full nodes keep
-// reporting while some reduce job is allotted more slots than it holds and
-// a larger job holds more than it is allotted. The answer is cached until
-// the next event.
-func (h *HFSP) WantsBusyHeartbeats(v *replay.View) bool {
-	if h.o.preemption == "wait" {
-		return false
-	}
-	if !h.preemptDirty {
-		return h.preemptWanted
-	}
-	h.preemptDirty = false
-	h.order[replay.Reduce] = h.vc[replay.Reduce].Order(h.order[replay.Reduce][:0])
-	alloc := h.allot(v)
-	needy, over := false, false
-	for i, id := range h.order[replay.Reduce] {
-		jv := v.Job(int32(id))
-		r := int32(jv.Running(replay.Reduce))
-		if alloc[i] > r && (jv.Suspended(replay.Reduce) > 0 || (jv.ReducesEligible() && jv.Pending(replay.Reduce) > 0)) {
-			needy = true
-		} else if needy && alloc[i] < r {
-			// Trained or not: a job still in training must keep the
-			// heartbeats coming for its samples' Δ extrapolation, after
-			// which it becomes a victim.
-			over = true
-			break
-		}
-	}
-	h.preemptWanted = needy && over
-	return h.preemptWanted
 }

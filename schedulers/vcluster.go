@@ -54,9 +54,10 @@ type VirtualCluster struct {
 	slots, speed float64
 	now          float64
 	jobs         []vjob
-	index        map[int64]int32
+	index        idIndex
 	seq          int
 	dirty        bool // sizes are materialized at now; projection is stale
+	version      uint64
 
 	// Projection, valid when !dirty.
 	order []int32 // finished jobs by seq, then the others by (finish, id)
@@ -68,6 +69,7 @@ type VirtualCluster struct {
 	segT, segG, segL []float64
 
 	byCap, byWork, heap []int32 // scratch for project
+	keys                []sortKey
 }
 
 type vjob struct {
@@ -98,7 +100,7 @@ func NewVirtualCluster(slots, speed float64) *VirtualCluster {
 	if !(speed > 0) || math.IsInf(speed, 1) {
 		panic(fmt.Sprintf("schedulers: virtual cluster speed %g; want a positive finite number", speed))
 	}
-	return &VirtualCluster{slots: slots, speed: speed, index: make(map[int64]int32)}
+	return &VirtualCluster{slots: slots, speed: speed}
 }
 
 func checkNonNeg(what string, x float64) {
@@ -116,7 +118,7 @@ func checkWork(work, c float64) {
 }
 
 func (vc *VirtualCluster) find(id int64) *vjob {
-	i, ok := vc.index[id]
+	i, ok := vc.index.get(id)
 	if !ok {
 		panic(fmt.Sprintf("schedulers: unknown virtual job %d", id))
 	}
@@ -133,11 +135,11 @@ func (vc *VirtualCluster) Len() int { return len(vc.jobs) }
 // parallelism cap c. A job with work ≤ FinishedEpsilon finishes at once.
 func (vc *VirtualCluster) Add(id int64, work, c float64) {
 	checkWork(work, c)
-	if _, dup := vc.index[id]; dup {
+	if _, dup := vc.index.get(id); dup {
 		panic(fmt.Sprintf("schedulers: virtual job %d added twice", id))
 	}
 	vc.touch()
-	vc.index[id] = int32(len(vc.jobs))
+	vc.index.set(id, int32(len(vc.jobs)))
 	vc.jobs = append(vc.jobs, vjob{id: id, work: work, cap: c})
 }
 
@@ -181,16 +183,16 @@ func (vc *VirtualCluster) SetSlots(s float64) {
 
 // Remove deletes job id; unknown ids are ignored.
 func (vc *VirtualCluster) Remove(id int64) {
-	i, ok := vc.index[id]
+	i, ok := vc.index.get(id)
 	if !ok {
 		return
 	}
 	vc.touch()
 	last := int32(len(vc.jobs) - 1)
 	vc.jobs[i] = vc.jobs[last]
-	vc.index[vc.jobs[i].id] = i
+	vc.index.set(vc.jobs[i].id, i)
 	vc.jobs = vc.jobs[:last]
-	delete(vc.index, id)
+	vc.index.del(id)
 }
 
 // Advance ages every job up to time now, recording each virtual completion
@@ -247,7 +249,7 @@ func (vc *VirtualCluster) remaining(j *vjob) float64 {
 // finish in this cluster, then 2, …).
 func (vc *VirtualCluster) Finished(id int64) (at float64, seq int, ok bool) {
 	vc.ensure()
-	i, known := vc.index[id]
+	i, known := vc.index.get(id)
 	if !known || !vc.jobs[i].finished {
 		return 0, 0, false
 	}
@@ -281,6 +283,21 @@ func (vc *VirtualCluster) Order(dst []int64) []int64 {
 		dst = append(dst, vc.jobs[i].id)
 	}
 	return dst
+}
+
+// Completions returns the number of virtual completions so far: a caller
+// waiting for jobs to finish virtually need not ask about them while it
+// has not changed.
+func (vc *VirtualCluster) Completions() int {
+	vc.ensure()
+	return vc.seq
+}
+
+// OrderVersion returns a number that changes whenever Order would return
+// another order, so that a caller may keep a copy.
+func (vc *VirtualCluster) OrderVersion() uint64 {
+	vc.ensure()
+	return vc.version
 }
 
 // touch prepares a change at the current time: it stores every job's
@@ -330,12 +347,8 @@ func (vc *VirtualCluster) project() {
 			byCap = append(byCap, int32(i))
 		}
 	}
-	slices.SortFunc(byWork, func(a, b int32) int {
-		return cmp.Or(cmp.Compare(vc.jobs[a].work, vc.jobs[b].work), vc.byID(a, b))
-	})
-	slices.SortFunc(byCap, func(a, b int32) int {
-		return cmp.Or(cmp.Compare(vc.jobs[a].cap, vc.jobs[b].cap), vc.byID(a, b))
-	})
+	vc.sortBy(byWork, func(j *vjob) float64 { return j.work })
+	vc.sortBy(byCap, func(j *vjob) float64 { return j.cap })
 
 	vc.segT, vc.segG, vc.segL = vc.segT[:0], vc.segG[:0], vc.segL[:0]
 	vc.heap = vc.heap[:0]
@@ -400,12 +413,47 @@ func (vc *VirtualCluster) project() {
 	}
 }
 
-func (vc *VirtualCluster) byID(a, b int32) int {
-	return cmp.Compare(vc.jobs[a].id, vc.jobs[b].id)
+// sortKey is a job's place in a sort: by x, then seq, then id. Sorting
+// these, rather than indices looked up through the jobs, is what makes a
+// projection cheap.
+type sortKey struct {
+	x   float64
+	seq int
+	id  int64
+	i   int32
+}
+
+// compareKeys orders sort keys. Sizes, caps and times are never NaN
+// (Add and Update refuse it), so < is cmp.Compare.
+func compareKeys(a, b sortKey) int {
+	switch {
+	case a.x < b.x:
+		return -1
+	case a.x > b.x:
+		return 1
+	case a.seq != b.seq:
+		return cmp.Compare(a.seq, b.seq)
+	}
+	return cmp.Compare(a.id, b.id)
+}
+
+// sortBy sorts the jobs idx by (x(job), id).
+func (vc *VirtualCluster) sortBy(idx []int32, x func(*vjob) float64) {
+	keys := vc.keys[:0]
+	for _, i := range idx {
+		j := &vc.jobs[i]
+		keys = append(keys, sortKey{x: x(j), id: j.id, i: i})
+	}
+	slices.SortFunc(keys, compareKeys)
+	for k := range keys {
+		idx[k] = keys[k].i
+	}
+	vc.keys = keys
 }
 
 // buildOrder sorts jobs as Order reports them and rewinds the cursors.
 func (vc *VirtualCluster) buildOrder() {
+	vc.version++
 	vc.order = vc.order[:0]
 	for i := range vc.jobs {
 		vc.order = append(vc.order, int32(i))
@@ -419,10 +467,16 @@ func (vc *VirtualCluster) buildOrder() {
 		}
 		return math.MaxInt
 	}
-	slices.SortFunc(vc.order, func(a, b int32) int {
-		ja, jb := &vc.jobs[a], &vc.jobs[b]
-		return cmp.Or(cmp.Compare(ja.finish, jb.finish), cmp.Compare(seqKey(ja), seqKey(jb)), cmp.Compare(ja.id, jb.id))
-	})
+	keys := vc.keys[:0]
+	for _, i := range vc.order {
+		j := &vc.jobs[i]
+		keys = append(keys, sortKey{j.finish, seqKey(j), j.id, i})
+	}
+	slices.SortFunc(keys, compareKeys)
+	for k := range keys {
+		vc.order[k] = keys[k].i
+	}
+	vc.keys = keys
 	vc.next = 0
 	for vc.next < len(vc.order) && vc.jobs[vc.order[vc.next]].finished {
 		vc.next++
@@ -460,4 +514,45 @@ func (vc *VirtualCluster) pop() int32 {
 	}
 	vc.heap = h
 	return top
+}
+
+// idIndex maps job ids to positions: in a slice for the small
+// non-negative ids callers use (job indices), in a map otherwise.
+type idIndex struct {
+	dense  []int32 // position+1 by id; 0 means absent
+	sparse map[int64]int32
+}
+
+// maxDenseID bounds the ids kept in the slice (16 MiB of index).
+const maxDenseID = 1 << 22
+
+func (x *idIndex) get(id int64) (int32, bool) {
+	if id >= 0 && id < int64(len(x.dense)) {
+		p := x.dense[id]
+		return p - 1, p > 0
+	}
+	i, ok := x.sparse[id]
+	return i, ok
+}
+
+func (x *idIndex) set(id int64, i int32) {
+	if id >= 0 && id < maxDenseID {
+		if id >= int64(len(x.dense)) {
+			x.dense = slices.Grow(x.dense, int(id)+1-len(x.dense))[:id+1]
+		}
+		x.dense[id] = i + 1
+		return
+	}
+	if x.sparse == nil {
+		x.sparse = make(map[int64]int32)
+	}
+	x.sparse[id] = i
+}
+
+func (x *idIndex) del(id int64) {
+	if id >= 0 && id < int64(len(x.dense)) {
+		x.dense[id] = 0
+		return
+	}
+	delete(x.sparse, id)
 }

@@ -83,6 +83,10 @@ type Config struct {
 
 	Tasks   TaskConfig // Tasks.Nodes is set from Nodes
 	Sampler Sampler    // Source only; Sampler.MaxJobs is set from Jobs
+	// Whole takes the Source's jobs as they are, each with its own submit
+	// time, instead of sampling windows (the first Jobs, if set): a SWIM
+	// sample file replayed whole is the day it describes.
+	Whole bool
 
 	Arrivals Arrivals
 	// MeanGap (s) is the mean inter-arrival time. 0 means the profile's;
@@ -146,7 +150,12 @@ func (c *Config) Validate() error {
 	if err := c.Tasks.Validate(); err != nil {
 		return err
 	}
-	if c.Source != nil {
+	switch {
+	case c.Whole && c.Source == nil:
+		return &ConfigError{"Whole", "applies only to a SWIM source"}
+	case c.Whole && c.Sampler != (Sampler{}):
+		return &ConfigError{"Sampler", "a whole source is not sampled; leave the sampler unset"}
+	case c.Source != nil && !c.Whole:
 		c.Sampler.MaxJobs = c.Jobs
 		if err := c.Sampler.Validate(); err != nil {
 			return err

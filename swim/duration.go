@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 )
 
 // DurationModel turns bytes into task run times at reference speed.
@@ -88,21 +89,34 @@ func Skew(sigma float64, rng *rand.Rand) float64 {
 // Tasks returns the per-task durations (s) and per-reduce shuffle bytes of
 // a job of shape s. Durations are rounded to the millisecond.
 func (d *DurationModel) Tasks(s Shape, rng *rand.Rand) (maps, reduces []float64, shuffle []int64) {
-	maps = make([]float64, s.Maps)
-	for i := range maps {
+	return d.appendTasks(s, rng, nil, nil, nil)
+}
+
+// appendTasks is Tasks appending to the given slices, which must be
+// empty; it makes them when nil, as Tasks needs never-nil slices.
+func (d *DurationModel) appendTasks(s Shape, rng *rand.Rand, maps, reduces []float64, shuffle []int64) ([]float64, []float64, []int64) {
+	maps = slices.Grow(maps, s.Maps)
+	for i := range s.Maps {
 		split := s.SplitBytes
 		if i == s.Maps-1 {
 			split = s.LastSplitBytes
 		}
-		maps[i] = roundMillis(d.MapStartup + float64(split)/d.MapRate*Skew(d.TaskSkew, rng))
+		maps = append(maps, roundMillis(d.MapStartup+float64(split)/d.MapRate*Skew(d.TaskSkew, rng)))
 	}
-	reduces = make([]float64, s.Reduces)
-	shuffle = make([]int64, s.Reduces)
+	reduces = slices.Grow(reduces, s.Reduces)[:s.Reduces]
+	shuffle = slices.Grow(shuffle, s.Reduces)[:s.Reduces]
+	if maps == nil {
+		maps = []float64{}
+	}
+	if reduces == nil {
+		reduces, shuffle = []float64{}, []int64{}
+	}
 	if s.Reduces == 0 {
 		return maps, reduces, shuffle
 	}
-	// Partition weights, then integer bytes that sum to the shuffle.
-	w := make([]float64, s.Reduces)
+	// Partition weights, then integer bytes that sum to the shuffle. The
+	// weights are kept in reduces until they become durations.
+	w := reduces
 	var sum float64
 	for i := range w {
 		w[i] = Skew(d.ShuffleSkew, rng)

@@ -2,6 +2,7 @@ package swim
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -32,7 +33,38 @@ type draft struct {
 // the SWIM source, scaled to the target cluster, cut into tasks with the
 // task rule, given durations by the duration model and submit times by
 // the arrival process. The same Config gives the same trace, bit for bit.
+// It holds the whole trace in memory; Generator makes the same jobs one
+// at a time.
 func Generate(cfg Config) (*traces.Trace, error) {
+	g, err := NewGenerator(cfg)
+	if err != nil {
+		return nil, err
+	}
+	t := &traces.Trace{Params: g.Params(), Jobs: make([]traces.Job, g.Len())}
+	for i := range t.Jobs {
+		if err := g.Next(&t.Jobs[i]); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+// Generator makes a workload one job at a time, in submit order: the
+// jobs' sizes and submit times are drawn up front (a few dozen bytes per
+// job), their tasks as each job is asked for. Memory thus holds one job's
+// tasks, which lets a trace of millions of jobs be streamed to a file.
+type Generator struct {
+	cfg      Config
+	drafts   []draft
+	params   map[string]string
+	next     int
+	pcg      *rand.PCG
+	rng      *rand.Rand
+	taskSeed uint64
+}
+
+// NewGenerator validates cfg and draws every job's size and submit time.
+func NewGenerator(cfg Config) (*Generator, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -46,41 +78,58 @@ func Generate(cfg Config) (*traces.Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &traces.Trace{Params: params(&cfg), Jobs: make([]traces.Job, len(drafts))}
-	t.Params["generator.jobs"] = strconv.Itoa(len(drafts))
-	pcg := rand.NewPCG(0, 0)
-	rng := rand.New(pcg)
-	taskSeed := mix(cfg.Seed ^ mix(streamTasks))
-	for i := range drafts {
-		d := &drafts[i]
-		sh := cfg.Tasks.Shape(
-			ScaleBytes(d.sizes.Input, cfg.Nodes, cfg.OriginalNodes),
-			ScaleBytes(d.sizes.Shuffle, cfg.Nodes, cfg.OriginalNodes),
-			ScaleBytes(d.sizes.Output, cfg.Nodes, cfg.OriginalNodes))
-		if p := cfg.profile; p != nil && sh.Reduces > 0 && sh.Reduces < p.MinReduces {
-			sh.Reduces = p.MinReduces
-		}
-		if sh.Maps+sh.Reduces > maxTasksPerJob {
-			return nil, fmt.Errorf("swim: job %d (%s) would have %d maps and %d reduces, more than %d tasks; lower the nodes or raise the block size",
-				i, d.name, sh.Maps, sh.Reduces, maxTasksPerJob)
-		}
-		class := d.class
-		if class == "" {
-			class = ClassifyHFSP(sh.Maps, sh.Reduces)
-		}
-		pcg.Seed(taskSeed, mix(uint64(i)))
-		maps, reduces, shuffle := cfg.Durations.Tasks(sh, rng)
-		t.Jobs[i] = traces.Job{
-			ID: int64(i), Name: d.name, Submit: d.submit, Pool: "default", Priority: traces.Normal, Class: class,
-			MapInputBytes: sh.InputBytes, ShuffleBytes: sh.ShuffleBytes, OutputBytes: sh.OutputBytes,
-			MapDurations: maps, ReduceDurations: reduces, ReduceShuffleBytes: shuffle,
-			MapMemoryBytes: cfg.Durations.MapMemory, ReduceMemoryBytes: cfg.Durations.ReduceMemory,
-		}
-		if cfg.Progress != nil && ((i+1)%progressEvery == 0 || i+1 == len(drafts)) {
-			cfg.Progress(i+1, len(drafts))
-		}
+	g := &Generator{cfg: cfg, drafts: drafts, params: params(&cfg)}
+	g.params["generator.jobs"] = strconv.Itoa(len(drafts))
+	g.pcg = rand.NewPCG(0, 0)
+	g.rng = rand.New(g.pcg)
+	g.taskSeed = mix(cfg.Seed ^ mix(streamTasks))
+	return g, nil
+}
+
+// Params returns the trace's parameters (every generator setting).
+func (g *Generator) Params() map[string]string { return g.params }
+
+// Len is the number of jobs.
+func (g *Generator) Len() int { return len(g.drafts) }
+
+// Next fills j with the next job, reusing the capacity of j's task slices
+// (pass the same Job again to generate without allocating). It returns
+// io.EOF after the last job.
+func (g *Generator) Next(j *traces.Job) error {
+	i := g.next
+	if i == len(g.drafts) {
+		return io.EOF
 	}
-	return t, nil
+	g.next++
+	cfg := &g.cfg
+	d := &g.drafts[i]
+	sh := cfg.Tasks.Shape(
+		ScaleBytes(d.sizes.Input, cfg.Nodes, cfg.OriginalNodes),
+		ScaleBytes(d.sizes.Shuffle, cfg.Nodes, cfg.OriginalNodes),
+		ScaleBytes(d.sizes.Output, cfg.Nodes, cfg.OriginalNodes))
+	if p := cfg.profile; p != nil && sh.Reduces > 0 && sh.Reduces < p.MinReduces {
+		sh.Reduces = p.MinReduces
+	}
+	if sh.Maps+sh.Reduces > maxTasksPerJob {
+		return fmt.Errorf("swim: job %d (%s) would have %d maps and %d reduces, more than %d tasks; lower the nodes or raise the block size",
+			i, d.name, sh.Maps, sh.Reduces, maxTasksPerJob)
+	}
+	class := d.class
+	if class == "" {
+		class = ClassifyHFSP(sh.Maps, sh.Reduces)
+	}
+	g.pcg.Seed(g.taskSeed, mix(uint64(i)))
+	maps, reduces, shuffle := cfg.Durations.appendTasks(sh, g.rng, j.MapDurations[:0], j.ReduceDurations[:0], j.ReduceShuffleBytes[:0])
+	*j = traces.Job{
+		ID: int64(i), Name: d.name, Submit: d.submit, Pool: "default", Priority: traces.Normal, Class: class,
+		MapInputBytes: sh.InputBytes, ShuffleBytes: sh.ShuffleBytes, OutputBytes: sh.OutputBytes,
+		MapDurations: maps, ReduceDurations: reduces, ReduceShuffleBytes: shuffle,
+		MapMemoryBytes: cfg.Durations.MapMemory, ReduceMemoryBytes: cfg.Durations.ReduceMemory,
+	}
+	if cfg.Progress != nil && ((i+1)%progressEvery == 0 || i+1 == len(g.drafts)) {
+		cfg.Progress(i+1, len(g.drafts))
+	}
+	return nil
 }
 
 // profileDrafts draws cfg.Jobs jobs from the profile: the classes in the
@@ -119,12 +168,20 @@ func profileDrafts(cfg *Config) ([]draft, error) {
 	return drafts, nil
 }
 
-// sourceDrafts samples the SWIM source with the window sampler; submit
-// times are the sampled ones (rescaled to MeanGap if set) or exponential.
+// sourceDrafts samples the SWIM source with the window sampler, or takes
+// it whole; submit times are the sampled or recorded ones (rescaled to
+// MeanGap if set) or exponential.
 func sourceDrafts(cfg *Config) ([]draft, error) {
-	recs, err := cfg.Sampler.Sample(cfg.Source.Records, newStream(cfg.Seed, streamSizes, 0))
-	if err != nil {
-		return nil, err
+	recs := cfg.Source.Records
+	if cfg.Whole {
+		if cfg.Jobs > 0 && cfg.Jobs < len(recs) {
+			recs = recs[:cfg.Jobs]
+		}
+	} else {
+		var err error
+		if recs, err = cfg.Sampler.Sample(recs, newStream(cfg.Seed, streamSizes, 0)); err != nil {
+			return nil, err
+		}
 	}
 	drafts := make([]draft, len(recs))
 	for i, r := range recs {
@@ -208,9 +265,13 @@ func params(cfg *Config) map[string]string {
 	p["generator.source"] = cfg.Source.Name
 	p["generator.source_sha256"] = cfg.Source.SHA256
 	p["generator.source_jobs"] = strconv.Itoa(len(cfg.Source.Records))
-	p["generator.sampler.samples"] = strconv.Itoa(cfg.Sampler.Samples)
-	p["generator.sampler.window_s"] = f(cfg.Sampler.Window)
-	p["generator.sampler.max_jobs"] = strconv.Itoa(cfg.Sampler.MaxJobs)
+	if cfg.Whole {
+		p["generator.sampler"] = "none: every job of the source, at its own submit time"
+	} else {
+		p["generator.sampler.samples"] = strconv.Itoa(cfg.Sampler.Samples)
+		p["generator.sampler.window_s"] = f(cfg.Sampler.Window)
+		p["generator.sampler.max_jobs"] = strconv.Itoa(cfg.Sampler.MaxJobs)
+	}
 	p["generator.classes"] = "small: <=2 maps, no reduce; big: >500 maps; medium: the rest (HFSP's FB2009 bins)"
 	return p
 }

@@ -81,43 +81,112 @@ func Schema(t *Trace) *arrow.Schema {
 	return arrow.NewSchema(fields, &md)
 }
 
-// batchRows is the number of jobs per Arrow record batch.
-const batchRows = 8192
+// A record batch holds batchRows jobs, or fewer when they reach
+// batchTasks tasks: a batch is what a reader or writer holds in memory.
+const (
+	batchRows  = 8192
+	batchTasks = 1 << 20
+)
 
 // Encode writes t as an Arrow IPC file to w. It validates t first.
 func Encode(w io.WriteSeeker, t *Trace) error {
 	if err := t.Validate(); err != nil {
 		return err
 	}
-	mem := memory.NewGoAllocator()
-	schema := Schema(t)
-	fw, err := ipc.NewFileWriter(w, ipc.WithSchema(schema), ipc.WithAllocator(mem))
+	tw, err := NewWriter(w, t.Params)
 	if err != nil {
 		return err
 	}
-	b := array.NewRecordBuilder(mem, schema)
-	defer b.Release()
-	for start := 0; start < len(t.Jobs); start += batchRows {
-		end := min(start+batchRows, len(t.Jobs))
-		for i := start; i < end; i++ {
-			appendJob(b, &t.Jobs[i])
-		}
-		rec := b.NewRecord()
-		err := fw.Write(rec)
-		rec.Release()
-		if err != nil {
+	for i := range t.Jobs {
+		if err := tw.Write(&t.Jobs[i]); err != nil {
 			return err
 		}
 	}
-	if len(t.Jobs) == 0 {
-		rec := b.NewRecord()
-		err := fw.Write(rec)
-		rec.Release()
-		if err != nil {
+	return tw.Close()
+}
+
+// Writer encodes a trace job by job, so that a trace of any size is
+// written with the memory of one record batch. The file is the one Encode
+// writes for the same jobs, byte for byte.
+type Writer struct {
+	fw    *ipc.FileWriter
+	b     *array.RecordBuilder
+	v     validator
+	rows  int // jobs in the current batch
+	tasks int // and their tasks
+	err   error
+}
+
+// NewWriter starts a trace with the given parameters on w.
+func NewWriter(w io.WriteSeeker, params map[string]string) (*Writer, error) {
+	mem := memory.NewGoAllocator()
+	schema := Schema(&Trace{Params: params})
+	fw, err := ipc.NewFileWriter(w, ipc.WithSchema(schema), ipc.WithAllocator(mem))
+	if err != nil {
+		return nil, err
+	}
+	return &Writer{fw: fw, b: array.NewRecordBuilder(mem, schema)}, nil
+}
+
+// Write validates j against the schema and the rows before it, and
+// appends it. The Writer keeps no reference to j.
+func (w *Writer) Write(j *Job) error {
+	if w.err != nil {
+		return w.err
+	}
+	if err := w.v.check(w.v.rows, j); err != nil {
+		return err
+	}
+	appendJob(w.b, j)
+	w.rows++
+	w.tasks += j.Maps() + j.Reduces()
+	if w.rows == batchRows || w.tasks >= batchTasks {
+		w.err = w.flush()
+	}
+	return w.err
+}
+
+func (w *Writer) flush() error {
+	rec := w.b.NewRecord()
+	defer rec.Release()
+	w.rows, w.tasks = 0, 0
+	return w.fw.Write(rec)
+}
+
+// Close writes the last batch and the file's footer. A trace without jobs
+// gets one empty batch.
+func (w *Writer) Close() error {
+	defer w.b.Release()
+	if w.err != nil {
+		return w.err
+	}
+	if w.rows > 0 || w.v.rows == 0 {
+		if err := w.flush(); err != nil {
 			return err
 		}
 	}
-	return fw.Close()
+	return w.fw.Close()
+}
+
+// Create writes a trace at path atomically, job by job: fill gets a
+// Writer and must not close it. An interrupted write leaves no file that
+// looks whole.
+func Create(path string, params map[string]string, fill func(w *Writer) error) error {
+	err := atomicfile.Write(path, func(f *os.File) error {
+		w, err := NewWriter(f, params)
+		if err != nil {
+			return err
+		}
+		if err := fill(w); err != nil {
+			w.b.Release()
+			return err
+		}
+		return w.Close()
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }
 
 func appendJob(b *array.RecordBuilder, j *Job) {
@@ -153,148 +222,4 @@ func Write(path string, t *Trace) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
-}
-
-// Read loads and validates the trace at path. Every error names the file;
-// errors about values also name the row and column.
-func Read(path string) (*Trace, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	t, err := Decode(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return t, nil
-}
-
-// Decode reads and validates a trace from an Arrow IPC file. It never
-// panics: a corrupt file gives an error wrapping ErrNotTrace.
-func Decode(r ipc.ReadAtSeeker) (t *Trace, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			t, err = nil, fmt.Errorf("%w: corrupt Arrow data (%v)", ErrNotTrace, p)
-		}
-	}()
-	mem := memory.NewGoAllocator()
-	fr, err := ipc.NewFileReader(r, ipc.WithAllocator(mem))
-	if err != nil {
-		return nil, fmt.Errorf("%w: not an Arrow IPC file (%v)", ErrNotTrace, err)
-	}
-	defer fr.Close()
-	schema := fr.Schema()
-	md := schema.Metadata()
-	if kind, ok := md.GetValue(KeyKind); ok && kind != KindTrace {
-		return nil, fmt.Errorf("%w: metadata %s is %q, want %q", ErrNotTrace, KeyKind, kind, KindTrace)
-	}
-	ver, ok := md.GetValue(KeySchemaVersion)
-	if !ok {
-		return nil, fmt.Errorf("%w: metadata has no %s", ErrNotTrace, KeySchemaVersion)
-	}
-	if ver != SchemaVersion {
-		return nil, fmt.Errorf("%w: %s is %q, this build reads %q", ErrSchemaVersion, KeySchemaVersion, ver, SchemaVersion)
-	}
-	idx := make([]int, len(Columns))
-	for i, c := range Columns {
-		found := schema.FieldIndices(c.Name)
-		if len(found) == 0 {
-			return nil, fmt.Errorf("%w: column %s is missing", ErrNotTrace, c.Name)
-		}
-		ft := schema.Field(found[0]).Type
-		if !arrow.TypeEqual(ft, c.Type) {
-			return nil, fmt.Errorf("%w: column %s has type %s, want %s", ErrNotTrace, c.Name, ft, c.Type)
-		}
-		idx[i] = found[0]
-	}
-	t = &Trace{Params: map[string]string{}}
-	for i, k := range md.Keys() {
-		if k != KeyKind && k != KeySchemaVersion {
-			t.Params[k] = md.Values()[i]
-		}
-	}
-	row := 0
-	for b := 0; b < fr.NumRecords(); b++ {
-		rec, err := fr.Record(b)
-		if err != nil {
-			return nil, fmt.Errorf("%w: record batch %d: %v", ErrNotTrace, b, err)
-		}
-		n, err := decodeBatch(rec, idx, row, t)
-		if err != nil {
-			return nil, err
-		}
-		row += n
-	}
-	if err := t.Validate(); err != nil {
-		return nil, err
-	}
-	return t, nil
-}
-
-func decodeBatch(rec arrow.Record, idx []int, row0 int, t *Trace) (int, error) {
-	n := int(rec.NumRows())
-	col := func(i int) arrow.Array { return rec.Column(idx[i]) }
-	for i, c := range Columns {
-		a := col(i)
-		if a.NullN() > 0 {
-			for r := 0; r < n; r++ {
-				if a.IsNull(r) {
-					return 0, rowErr(row0+r, c.Name, "null; the column allows no nulls")
-				}
-			}
-		}
-	}
-	ids := col(0).(*array.Int64)
-	names := col(1).(*array.String)
-	submit := col(2).(*array.Float64)
-	pools := col(3).(*array.String)
-	prio := col(4).(*array.Int8)
-	class := col(5).(*array.String)
-	maps := col(6).(*array.Int32)
-	reds := col(7).(*array.Int32)
-	in := col(8).(*array.Int64)
-	sh := col(9).(*array.Int64)
-	out := col(10).(*array.Int64)
-	md := col(11).(*array.List)
-	rd := col(12).(*array.List)
-	rs := col(13).(*array.List)
-	mm := col(14).(*array.Int64)
-	rm := col(15).(*array.Int64)
-	mdv := md.ListValues().(*array.Float64)
-	rdv := rd.ListValues().(*array.Float64)
-	rsv := rs.ListValues().(*array.Int64)
-	if mdv.NullN() > 0 || rdv.NullN() > 0 || rsv.NullN() > 0 {
-		return 0, fmt.Errorf("%w: a list column holds null elements", ErrInvalid)
-	}
-	for r := 0; r < n; r++ {
-		j := Job{
-			ID: ids.Value(r), Name: names.Value(r), Submit: submit.Value(r),
-			Pool: pools.Value(r), Priority: Priority(prio.Value(r)), Class: class.Value(r),
-			MapInputBytes: in.Value(r), ShuffleBytes: sh.Value(r), OutputBytes: out.Value(r),
-			MapMemoryBytes: mm.Value(r), ReduceMemoryBytes: rm.Value(r),
-		}
-		s, e := md.ValueOffsets(r)
-		j.MapDurations = clone(mdv.Float64Values()[s:e])
-		s, e = rd.ValueOffsets(r)
-		j.ReduceDurations = clone(rdv.Float64Values()[s:e])
-		s, e = rs.ValueOffsets(r)
-		j.ReduceShuffleBytes = clone(rsv.Int64Values()[s:e])
-		if int(maps.Value(r)) != len(j.MapDurations) {
-			return 0, rowErr(row0+r, ColMaps, "%d, but %s has %d entries", maps.Value(r), ColMapDurations, len(j.MapDurations))
-		}
-		if int(reds.Value(r)) != len(j.ReduceDurations) {
-			return 0, rowErr(row0+r, ColReduces, "%d, but %s has %d entries", reds.Value(r), ColReduceDurations, len(j.ReduceDurations))
-		}
-		t.Jobs = append(t.Jobs, j)
-	}
-	return n, nil
-}
-
-// clone copies v into a new, never-nil slice so decoded traces do not keep
-// Arrow buffers alive and compare equal to hand-built ones.
-func clone[T any](v []T) []T {
-	out := make([]T, len(v))
-	copy(out, v)
-	return out
 }

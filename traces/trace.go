@@ -140,63 +140,105 @@ func rowErr(row int, col, format string, args ...any) error {
 // Validate checks every rule of the schema and returns the first violation
 // as a *RowError, or nil.
 func (t *Trace) Validate() error {
-	seen := make(map[int64]int, len(t.Jobs))
-	prev := math.Inf(-1)
+	var v validator
 	for i := range t.Jobs {
-		j := &t.Jobs[i]
-		if j.ID < 0 {
-			return rowErr(i, ColJobID, "negative id %d", j.ID)
-		}
-		if r, dup := seen[j.ID]; dup {
-			return rowErr(i, ColJobID, "id %d already used by row %d", j.ID, r)
-		}
-		seen[j.ID] = i
-		if !finiteNonNeg(j.Submit) {
-			return rowErr(i, ColSubmit, "%v; want a finite time >= 0", j.Submit)
-		}
-		if j.Submit < prev {
-			return rowErr(i, ColSubmit, "%v is before the previous row's %v; rows must be in submit order", j.Submit, prev)
-		}
-		prev = j.Submit
-		if j.Priority < VeryLow || j.Priority > VeryHigh {
-			return rowErr(i, ColPriority, "%d; want -2 (VERY_LOW) to 2 (VERY_HIGH)", j.Priority)
-		}
-		for _, c := range [...]struct {
-			col string
-			v   int64
-		}{
-			{ColMapInputBytes, j.MapInputBytes}, {ColShuffleBytes, j.ShuffleBytes}, {ColOutputBytes, j.OutputBytes},
-			{ColMapMemory, j.MapMemoryBytes}, {ColReduceMemory, j.ReduceMemoryBytes},
-		} {
-			if c.v < 0 {
-				return rowErr(i, c.col, "negative byte count %d", c.v)
-			}
-		}
-		if j.Maps() == 0 && j.Reduces() > 0 {
-			return rowErr(i, ColMaps, "0 maps but %d reduces; a job with reduces needs maps", j.Reduces())
-		}
-		if j.Maps() == 0 {
-			return rowErr(i, ColMaps, "0 maps; a job needs at least one task")
-		}
-		for k, d := range j.MapDurations {
-			if !finiteNonNeg(d) {
-				return rowErr(i, ColMapDurations, "element %d is %v; want a finite duration >= 0 s", k, d)
-			}
-		}
-		for k, d := range j.ReduceDurations {
-			if !finiteNonNeg(d) {
-				return rowErr(i, ColReduceDurations, "element %d is %v; want a finite duration >= 0 s", k, d)
-			}
-		}
-		if len(j.ReduceShuffleBytes) != j.Reduces() {
-			return rowErr(i, ColReduceShuffle, "%d entries for %d reduces", len(j.ReduceShuffleBytes), j.Reduces())
-		}
-		for k, b := range j.ReduceShuffleBytes {
-			if b < 0 {
-				return rowErr(i, ColReduceShuffle, "element %d is negative (%d)", k, b)
-			}
+		if err := v.check(i, &t.Jobs[i]); err != nil {
+			return err
 		}
 	}
+	return nil
+}
+
+// validator checks jobs one at a time, in row order: the rules of one row,
+// and across rows that submit times never decrease and ids are unique.
+// Ids that only grow, as generated traces have, are unique without being
+// remembered; a set is kept once one does not.
+type validator struct {
+	rows   int
+	prev   float64
+	maxID  int64
+	seen   map[int64]int // all ids and their rows, once one was out of order
+	sorted []int64       // ids in row order while they grow
+}
+
+func (v *validator) check(i int, j *Job) error {
+	if v.rows == 0 {
+		v.prev = math.Inf(-1)
+	}
+	v.rows++
+	if j.ID < 0 {
+		return rowErr(i, ColJobID, "negative id %d", j.ID)
+	}
+	if err := v.unique(i, j.ID); err != nil {
+		return err
+	}
+	if !finiteNonNeg(j.Submit) {
+		return rowErr(i, ColSubmit, "%v; want a finite time >= 0", j.Submit)
+	}
+	if j.Submit < v.prev {
+		return rowErr(i, ColSubmit, "%v is before the previous row's %v; rows must be in submit order", j.Submit, v.prev)
+	}
+	v.prev = j.Submit
+	if j.Priority < VeryLow || j.Priority > VeryHigh {
+		return rowErr(i, ColPriority, "%d; want -2 (VERY_LOW) to 2 (VERY_HIGH)", j.Priority)
+	}
+	for _, c := range [...]struct {
+		col string
+		v   int64
+	}{
+		{ColMapInputBytes, j.MapInputBytes}, {ColShuffleBytes, j.ShuffleBytes}, {ColOutputBytes, j.OutputBytes},
+		{ColMapMemory, j.MapMemoryBytes}, {ColReduceMemory, j.ReduceMemoryBytes},
+	} {
+		if c.v < 0 {
+			return rowErr(i, c.col, "negative byte count %d", c.v)
+		}
+	}
+	if j.Maps() == 0 && j.Reduces() > 0 {
+		return rowErr(i, ColMaps, "0 maps but %d reduces; a job with reduces needs maps", j.Reduces())
+	}
+	if j.Maps() == 0 {
+		return rowErr(i, ColMaps, "0 maps; a job needs at least one task")
+	}
+	for k, d := range j.MapDurations {
+		if !finiteNonNeg(d) {
+			return rowErr(i, ColMapDurations, "element %d is %v; want a finite duration >= 0 s", k, d)
+		}
+	}
+	for k, d := range j.ReduceDurations {
+		if !finiteNonNeg(d) {
+			return rowErr(i, ColReduceDurations, "element %d is %v; want a finite duration >= 0 s", k, d)
+		}
+	}
+	if len(j.ReduceShuffleBytes) != j.Reduces() {
+		return rowErr(i, ColReduceShuffle, "%d entries for %d reduces", len(j.ReduceShuffleBytes), j.Reduces())
+	}
+	for k, b := range j.ReduceShuffleBytes {
+		if b < 0 {
+			return rowErr(i, ColReduceShuffle, "element %d is negative (%d)", k, b)
+		}
+	}
+	return nil
+}
+
+// unique checks that id was not used by an earlier row.
+func (v *validator) unique(i int, id int64) error {
+	if v.seen == nil {
+		if v.rows == 1 || id > v.maxID {
+			v.maxID = id
+			v.sorted = append(v.sorted, id)
+			return nil
+		}
+		// Out of order: remember every id from now on.
+		v.seen = make(map[int64]int, len(v.sorted))
+		for r, x := range v.sorted {
+			v.seen[x] = r
+		}
+		v.sorted = nil
+	}
+	if r, dup := v.seen[id]; dup {
+		return rowErr(i, ColJobID, "id %d already used by row %d", id, r)
+	}
+	v.seen[id] = i
 	return nil
 }
 

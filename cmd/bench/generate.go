@@ -3,9 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
-	"os"
-	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -30,6 +29,7 @@ var configFlags = map[string]string{
 	"Sampler":                 "--samples/--window",
 	"Sampler.Samples":         "--samples",
 	"Sampler.Window":          "--window",
+	"Whole":                   "--whole",
 	"Arrivals":                "--arrivals",
 	"MeanGap":                 "--mean-gap",
 	"Durations.MapStartup":    "--map-startup",
@@ -67,6 +67,7 @@ func generateCommand() *cli.Command {
 			&cli.StringFlag{Name: "bytes-per-reduce", Usage: "bytes each reduce task handles (suffixes allowed)", Value: "128MiB"},
 			&cli.IntFlag{Name: "samples", Usage: "windows the SWIM sampler cuts out of the --swim file (--swim only)", DefaultText: fmt.Sprintf("%d, or as many as --jobs needs", swim.DefaultSamples)},
 			&cli.Float64Flag{Name: "window", Usage: "length of each sampler window, in seconds (--swim only)", Value: swim.DefaultWindow},
+			&cli.BoolFlag{Name: "whole", Usage: "take every job of the --swim file as it is, at its own submit time, instead of sampling windows (the FB-2010 file whole is its day of 24,442 jobs)"},
 			&cli.StringFlag{Name: "arrivals", Usage: "submit times: trace (the gaps of the --swim sample or of the profile's model, rescaled to --mean-gap) or exponential (gaps of mean --mean-gap)", DefaultText: "exponential for a profile, trace for --swim"},
 			&cli.Float64Flag{Name: "mean-gap", Usage: "mean time between submits, in seconds", DefaultText: "13 for fb2009, 38 for fb2010; for --swim the sampled mean"},
 			&cli.Float64Flag{Name: "map-startup", Usage: "start-up time of a map task, in seconds", Value: d.MapStartup},
@@ -95,25 +96,36 @@ func runGenerate(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if os.Getenv("GOGC") == "" {
-		// A large trace is mostly pointer-free task slices, cheap to scan:
-		// collecting more often keeps the peak near the live size (for
-		// 100,000 fb2010 jobs, 2.1 GB instead of 2.9 GB) and is faster.
-		defer debug.SetGCPercent(debug.SetGCPercent(25))
-	}
 	p := newProgress(c.App.ErrWriter, "generate")
 	cfg.Progress = p.jobs
-	t, err := swim.Generate(cfg)
+	g, err := swim.NewGenerator(cfg)
 	if err != nil {
 		return flagError(err)
 	}
-	p.phase("writing %s", out)
-	if err := traces.Write(out, t); err != nil {
+	// Jobs stream to the file one record batch at a time: memory holds
+	// the jobs' sizes, not their tasks.
+	var maps, reduces int
+	err = traces.Create(out, g.Params(), func(w *traces.Writer) error {
+		var j traces.Job
+		for {
+			switch err := g.Next(&j); {
+			case errors.Is(err, io.EOF):
+				return nil
+			case err != nil:
+				return flagError(err)
+			}
+			maps += j.Maps()
+			reduces += j.Reduces()
+			if err := w.Write(&j); err != nil {
+				return err
+			}
+		}
+	})
+	if err != nil {
 		return err
 	}
-	maps, reduces := t.TotalTasks()
 	p.done()
-	fmt.Fprintf(c.App.Writer, "wrote %s: %d jobs, %d maps, %d reduces\n", out, len(t.Jobs), maps, reduces)
+	fmt.Fprintf(c.App.Writer, "wrote %s: %d jobs, %d maps, %d reduces\n", out, g.Len(), maps, reduces)
 	return nil
 }
 
@@ -179,9 +191,17 @@ func generateConfig(c *cli.Context) (swim.Config, error) {
 				return cfg, fmt.Errorf("--samples: %d; want 1 or more", cfg.Sampler.Samples)
 			}
 		}
-		cfg.Sampler.Window = c.Float64("window")
+		if cfg.Whole = c.Bool("whole"); cfg.Whole {
+			for _, f := range []string{"samples", "window"} {
+				if c.IsSet(f) {
+					return cfg, fmt.Errorf("--%s: a --whole file is not sampled", f)
+				}
+			}
+		} else {
+			cfg.Sampler.Window = c.Float64("window")
+		}
 	} else {
-		for _, f := range []string{"samples", "window"} {
+		for _, f := range []string{"samples", "window", "whole"} {
 			if c.IsSet(f) {
 				return cfg, fmt.Errorf("--%s: applies only with --swim", f)
 			}

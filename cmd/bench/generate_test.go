@@ -114,6 +114,43 @@ func TestGenerateSWIMFile(t *testing.T) {
 
 func itoa(i int) string { return strconv.Itoa(i) }
 
+// TestGenerateWhole takes a made-up SWIM file whole: every job, at its own
+// submit time, streamed to the file.
+func TestGenerateWhole(t *testing.T) {
+	dir := t.TempDir()
+	tsv := filepath.Join(dir, "mine-FB-2010.tsv")
+	var b strings.Builder
+	for i := range 300 {
+		b.WriteString("job" + itoa(i) + "\t" + itoa(10*i) + "\t10\t" + itoa(1000000*i) + "\t" + itoa(5000*i) + "\t77\n")
+	}
+	if err := os.WriteFile(tsv, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "t.arrow")
+	out, _, err := run(t, "generate", "--swim", tsv, "--whole", "--nodes", "3000", "--out", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out, "wrote "+path+": 300 jobs, ") {
+		t.Errorf("generate printed %q", out)
+	}
+	tr, err := traces.Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Jobs) != 300 || tr.Jobs[299].Submit != 2990 || tr.Params["generator.scale"] != "1" {
+		t.Errorf("%d jobs, last submit %v, params %v", len(tr.Jobs), tr.Jobs[len(tr.Jobs)-1].Submit, tr.Params)
+	}
+	if _, _, err := run(t, "generate", "--swim", tsv, "--whole", "--samples", "2", "--out", path); err == nil ||
+		!strings.Contains(err.Error(), "--samples: a --whole file is not sampled") {
+		t.Errorf("--whole --samples 2: %v", err)
+	}
+	if _, _, err := run(t, "generate", "--profile", "fb2009", "--whole", "--out", path); err == nil ||
+		!strings.Contains(err.Error(), "--whole: applies only with --swim") {
+		t.Errorf("--profile --whole: %v", err)
+	}
+}
+
 // TestGenerateErrors: one line, naming the flag or file and what was
 // expected.
 func TestGenerateErrors(t *testing.T) {

@@ -143,10 +143,15 @@ func runReplay(c *cli.Context) error {
 	if err != nil {
 		return fmt.Errorf("--%v", err)
 	}
-	tr, err := traces.Read(c.String("trace"))
+	begin := time.Now()
+	// Jobs stream from the file as they arrive: memory holds the jobs in
+	// flight, not the whole trace.
+	src, err := traces.Open(c.String("trace"))
 	if err != nil {
 		return err
 	}
+	defer src.Close()
+	tr := &traces.Trace{Params: src.Params()}
 	name := c.String("scheduler")
 	vals, err := policyValues(c, name)
 	if err != nil {
@@ -166,7 +171,11 @@ func runReplay(c *cli.Context) error {
 		return err
 	}
 	start := time.Now()
-	res, err := replay.Run(tr, sched, cfg)
+	var res *replay.Result
+	e, err := replay.NewFromSource(src, sched, cfg)
+	if err == nil {
+		res, err = e.Run()
+	}
 	stopProfile()
 	prog.done()
 	if err != nil {
@@ -182,7 +191,7 @@ func runReplay(c *cli.Context) error {
 			return err
 		}
 	}
-	printSummary(c.App.Writer, res, wall)
+	printSummary(c.App.Writer, res, wall, time.Since(begin))
 	return nil
 }
 
@@ -203,7 +212,9 @@ func startCPUProfile(path string) (func(), error) {
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
-func printSummary(w io.Writer, r *replay.Result, wall time.Duration) {
+// printSummary prints the run's figures: wall is the replay's wall time,
+// total the command's (reading the trace and writing the results too).
+func printSummary(w io.Writer, r *replay.Result, wall, total time.Duration) {
 	soj := make([]float64, len(r.Jobs))
 	var kills, susp, lost int64
 	for i := range r.Jobs {
@@ -231,5 +242,9 @@ func printSummary(w io.Writer, r *replay.Result, wall time.Duration) {
 	fmt.Fprintf(tw, "busy slot time\t%.0f s (lost %.0f s, swap %.0f s)\n", r.BusySlotTime.Sec(), r.LostWork.Sec(), r.SwapTime.Sec())
 	fmt.Fprintf(tw, "events\t%d (%d task events, %d heartbeats)\n", r.Stats.Events, r.Stats.TaskEvents, r.Stats.Heartbeats)
 	fmt.Fprintf(tw, "wall time\t%.3f s (%.2fM task events/s)\n", wall.Seconds(), float64(r.Stats.TaskEvents)/wall.Seconds()/1e6)
+	fmt.Fprintf(tw, "total time\t%.3f s (reading the trace and writing results too)\n", total.Seconds())
+	if peak := peakRSS(); peak > 0 {
+		fmt.Fprintf(tw, "peak memory\t%.0f MiB (maximum resident set)\n", float64(peak)/(1<<20))
+	}
 	tw.Flush()
 }

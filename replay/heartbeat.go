@@ -1,0 +1,247 @@
+package replay
+
+import (
+	"cmp"
+	"slices"
+)
+
+// wantsHeartbeat reports whether node n has anything a heartbeat could do.
+func (e *Engine) wantsHeartbeat(n *node) bool {
+	busy := busyUnknown
+	return e.wantsHB(n, &busy)
+}
+
+// busyWish caches a preempting policy's wish for busy heartbeats across a
+// walk over the nodes, during which nothing changes.
+type busyWish int8
+
+const (
+	busyUnknown busyWish = iota
+	busyNo
+	busyYes
+)
+
+// wantsHB is wantsHeartbeat asking the policy at most once per walk.
+func (e *Engine) wantsHB(n *node, busy *busyWish) bool {
+	if !n.alive {
+		return false
+	}
+	for k := Map; k <= Reduce; k++ {
+		if n.free[k] > 0 && (e.demand[k] > 0 || n.hasSuspended(k)) {
+			return true
+		}
+	}
+	if e.pre == nil || len(n.running) == 0 {
+		return false
+	}
+	if *busy == busyUnknown {
+		*busy = busyNo
+		if e.pre.WantsBusyHeartbeats(&e.view) {
+			*busy = busyYes
+		}
+	}
+	return *busy == busyYes
+}
+
+// Heartbeats. Node i reports at its grid times phase_i + k·H, phases
+// staggered evenly over the interval H, plus out-of-band heartbeats when
+// enabled. A node that has nothing to do is silent: it costs no events.
+// A node wakes individually when one of its slots frees (wake); when work
+// appears for silent nodes (demand rising from zero, or a preempting
+// policy's wishes changing), a sweep visits the silent nodes one at a time
+// in grid order, at their grid times, and stops as soon as a whole cycle
+// finds none that wants to heartbeat. The sweep gives every silent node
+// the heartbeat it would have had at its grid time, for one queued event
+// instead of one per node.
+
+// nextGrid is node ni's first grid time strictly after after and not
+// before the current time.
+func (e *Engine) nextGrid(ni int32, after Time) Time {
+	p := e.nodes[ni].phase
+	from := max(after+1, e.now)
+	if from <= p {
+		return p
+	}
+	k := (from - p + e.interval - 1) / e.interval
+	return p + k*e.interval
+}
+
+// wake queues node ni's next grid heartbeat if it wants one and has none
+// queued.
+func (e *Engine) wake(ni int32) {
+	n := &e.nodes[ni]
+	if n.hbQueued || !e.wantsHeartbeat(n) {
+		return
+	}
+	e.queueHeartbeat(ni, e.nextGrid(ni, n.lastHB))
+}
+
+// queueHeartbeat queues a heartbeat of node ni at time at, superseding any
+// heartbeat of that node already queued.
+func (e *Engine) queueHeartbeat(ni int32, at Time) {
+	n := &e.nodes[ni]
+	n.hbGen++
+	n.hbQueued = true
+	e.q.push(event{at: at, kind: evHeartbeat, idx: ni, gen: n.hbGen})
+}
+
+// startSweep starts a sweep at the silent node that wants a heartbeat and
+// whose grid time comes first, unless the sweep under way gets there
+// first.
+//
+// A node's next grid time at or after now is now + (phase − now) mod H,
+// which grows along the nodes in cyclic order from the first whose phase
+// is at or past now's offset in the interval (phases grow with the node
+// index). So the first node in that order that wants a heartbeat, unless
+// it already had one at that grid time, is the one: the walk usually stops
+// after a few nodes.
+func (e *Engine) startSweep() {
+	if !e.silentMayWant() {
+		return
+	}
+	nn := int32(len(e.nodes))
+	off := e.now % e.interval
+	start, _ := slices.BinarySearchFunc(e.nodes, off, func(n node, t Time) int { return cmp.Compare(n.phase, t) })
+	best, at := int32(-1), Never
+	busy := busyUnknown
+	for k := int32(0); k < nn; k++ {
+		i := (int32(start) + k) % nn
+		n := &e.nodes[i]
+		if n.hbQueued || !e.wantsHB(n, &busy) {
+			continue
+		}
+		if natural := e.now + (n.phase-off+e.interval)%e.interval; n.lastHB < natural {
+			best, at = i, natural
+			break
+		}
+		best = -2 // a node that heartbeated now: look at them all
+		break
+	}
+	if best == -2 {
+		best, at = e.firstSilent()
+	}
+	if best >= 0 && (!e.sweeping || at < e.sweepAt) {
+		e.pushSweep(best, at)
+	}
+}
+
+// silentMayWant reports whether a silent node may want a heartbeat: one
+// with a free slot where tasks wait to launch, or a busy one if the
+// policy wishes. A node with a free slot and a task suspended on it never
+// is silent: it is woken when the slot frees, and again after each
+// heartbeat while both hold.
+func (e *Engine) silentMayWant() bool {
+	for k := Map; k <= Reduce; k++ {
+		if e.demand[k] > 0 && e.freeNodes[k] > 0 {
+			return true
+		}
+	}
+	return e.pre != nil && e.pre.WantsBusyHeartbeats(&e.view)
+}
+
+// countFree keeps freeNodes after node n's free slots of kind k changed
+// from before.
+func (e *Engine) countFree(n *node, k TaskKind, before int32) {
+	if !n.alive || (before > 0) == (n.free[k] > 0) {
+		return
+	}
+	if before > 0 {
+		e.freeNodes[k]--
+	} else {
+		e.freeNodes[k]++
+	}
+}
+
+// firstSilent is startSweep's choice by brute force: the silent node that
+// wants a heartbeat with the earliest grid time, the lowest index on ties.
+func (e *Engine) firstSilent() (best int32, at Time) {
+	best, at = -1, Never
+	busy := busyUnknown
+	for i := range e.nodes {
+		n := &e.nodes[i]
+		if n.hbQueued || !e.wantsHB(n, &busy) {
+			continue
+		}
+		if t := e.nextGrid(int32(i), n.lastHB); t < at {
+			best, at = int32(i), t
+		}
+	}
+	return best, at
+}
+
+// pushSweep queues the sweep's next step, superseding any queued one.
+func (e *Engine) pushSweep(ni int32, at Time) {
+	e.sweeping = true
+	e.sweepAt = at
+	e.sweepGen++
+	e.q.push(event{at: at, kind: evSweep, idx: ni, gen: e.sweepGen})
+}
+
+// sweep gives node ev.idx its grid heartbeat if it is still silent and
+// wants one, then moves on to the next silent node in grid order that
+// wants one. Nodes that want nothing now can only start wanting through a
+// freed slot (they are woken then) or new work (a new sweep starts).
+func (e *Engine) sweep(ev event) {
+	if ev.gen != e.sweepGen {
+		return // superseded by an earlier-starting sweep
+	}
+	ni := ev.idx
+	n := &e.nodes[ni]
+	if !n.hbQueued && e.wantsHeartbeat(n) && e.nextGrid(ni, n.lastHB) == e.now {
+		e.doHeartbeat(ni)
+	}
+	e.sweeping = false
+	if !e.silentWork() {
+		return
+	}
+	nn := int32(len(e.nodes))
+	busy := busyUnknown
+	for k := int32(1); k <= nn; k++ {
+		i := (ni + k) % nn
+		c := &e.nodes[i]
+		if c.hbQueued || !e.wantsHB(c, &busy) {
+			continue
+		}
+		e.pushSweep(i, e.nextGrid(i, c.lastHB))
+		return
+	}
+}
+
+// silentWork reports whether a silent node could have anything to do:
+// tasks waiting to launch, or a preempting policy wanting heartbeats. (A
+// node with a suspended task and a free slot is woken when the slot frees.)
+func (e *Engine) silentWork() bool {
+	return e.demand[Map] > 0 || e.demand[Reduce] > 0 || (e.pre != nil && e.pre.WantsBusyHeartbeats(&e.view))
+}
+
+func (e *Engine) heartbeat(ev event) {
+	n := &e.nodes[ev.idx]
+	if ev.gen != n.hbGen || !n.hbQueued {
+		return // superseded by an out-of-band heartbeat
+	}
+	n.hbQueued = false
+	if n.alive && e.wantsHeartbeat(n) {
+		e.doHeartbeat(ev.idx)
+	}
+}
+
+// doHeartbeat hands node ni to the policy and queues its next heartbeat if
+// it still has something to do.
+func (e *Engine) doHeartbeat(ni int32) {
+	n := &e.nodes[ni]
+	n.lastHB = e.now
+	e.stats.Events++
+	e.stats.Heartbeats++
+	e.hb.node = ni
+	e.inHB = true
+	err := e.sched.OnHeartbeat(&e.hb)
+	e.inHB = false
+	if err != nil && e.err == nil {
+		e.err = e.policyErr(err)
+	}
+	for i := 0; i < len(e.deferred); i++ {
+		e.sched.OnEvent(e.deferred[i], &e.view)
+	}
+	e.deferred = e.deferred[:0]
+	e.wake(ni)
+}

@@ -1,0 +1,351 @@
+package replay
+
+import (
+	"math"
+	mbits "math/bits"
+	"slices"
+)
+
+// indexedMaps is the number of maps above which a job gets locality
+// indexes. A smaller job's replicas are few enough to scan on every
+// request, which is cheaper than building the indexes.
+const indexedMaps = 16
+
+// prepareJob builds a job's tasks and block placement. Per-task work is
+// computed from the trace at launch, so the job holds one task array and
+// its replicas.
+func (e *Engine) prepareJob(ji int32, j *job) {
+	tj := j.tj
+	nm, nr := tj.Maps(), tj.Reduces()
+	j.arrived = true
+	tasks := e.taskSlabs.get(nm + nr)
+	for i := range tasks {
+		tasks[i] = task{node: -1}
+	}
+	j.maps, j.reduces = tasks[:nm], tasks[nm:] // maps keeps the slab's capacity
+	j.pendingMaps = e.bitSlabs.get((nm + 63) / 64)
+	for i := range j.pendingMaps {
+		j.pendingMaps[i] = ^uint64(0)
+	}
+	if r := nm % 64; r != 0 {
+		j.pendingMaps[len(j.pendingMaps)-1] = 1<<r - 1
+	}
+	j.pending = [2]int32{int32(nm), int32(nr)}
+	j.slowStartMaps = int32(math.Ceil(e.cfg.SlowStart * float64(nm)))
+	e.addDemand(Map, int32(nm))
+	if nr > 0 && j.slowStartMaps == 0 {
+		e.makeEligible(j)
+	}
+	e.placeBlocks(ji, j)
+}
+
+// release drops a finished job's per-task state, for reuse by later
+// jobs; only its counters and times remain, for the results.
+func (e *Engine) release(j *job) {
+	e.taskSlabs.put(j.maps[:cap(j.maps)])
+	e.bitSlabs.put(j.pendingMaps)
+	e.int32Slabs.put(j.replicas)
+	if j.index != nil {
+		e.int32Slabs.put(j.index.buf)
+	}
+	j.maps, j.reduces, j.pendingMaps = nil, nil, nil
+	j.replicas, j.index = nil, nil
+	j.repend = [2][]int32{}
+}
+
+// mapWork is map t's run time at reference speed on local data.
+func (j *job) mapWork(t int32) Time { return Seconds(j.tj.MapDurations[t]) }
+
+// reduceWork is reduce t's run time at reference speed after its shuffle.
+func (j *job) reduceWork(t int32) Time { return Seconds(j.tj.ReduceDurations[t]) }
+
+// transfer is reduce t's shuffle transfer time: its bytes over its share
+// of the node's shuffle bandwidth.
+func (e *Engine) transfer(j *job, t int32) Time {
+	return Seconds(float64(j.tj.ReduceShuffleBytes[t]) / (e.cfg.ShuffleBandwidth / float64(e.cfg.ReduceSlots)))
+}
+
+// placeBlocks draws the nodes holding each map's block the way HDFS places
+// a file written from outside the cluster: the first replica on a random
+// node, the second on a node of another rack, the third on another node of
+// the second's rack. The draw depends only on the seed and the job's
+// index, so a trace replays identically whatever else changes.
+func (e *Engine) placeBlocks(ji int32, j *job) {
+	nm := len(j.maps)
+	nodes := int32(e.cfg.Nodes)
+	rf := e.rf
+	e.pcg.Seed(e.cfg.Seed, uint64(ji)+1)
+	rng := e.rng
+	reps := e.int32Slabs.get(nm * rf)[:0]
+	perRack := int32(e.cfg.NodesPerRack)
+	racks := int32(e.racks)
+	for range nm {
+		base := len(reps)
+		first := rng.Int32N(nodes)
+		reps = append(reps, first)
+		if rf == 1 {
+			continue
+		}
+		r1 := e.rackOf[first]
+		r2 := r1
+		if racks > 1 {
+			for r2 == r1 {
+				r2 = rng.Int32N(racks)
+			}
+		}
+		for len(reps)-base < rf {
+			var cand int32
+			if len(reps)-base < 3 {
+				lo := r2 * perRack
+				hi := min(lo+perRack, nodes)
+				cand = lo + rng.Int32N(hi-lo)
+			} else {
+				cand = rng.Int32N(nodes)
+			}
+			if !slices.Contains(reps[base:], cand) {
+				reps = append(reps, cand)
+			} else if e.rackFull(reps[base:], r2) {
+				r2 = rng.Int32N(racks) // the rack has no node left: spread elsewhere
+			}
+		}
+	}
+	j.replicas = reps
+	if nm > indexedMaps {
+		e.buildIndexes(j)
+	}
+}
+
+func (e *Engine) rackFull(chosen []int32, rack int32) bool {
+	perRack := int32(e.cfg.NodesPerRack)
+	lo := rack * perRack
+	hi := min(lo+perRack, int32(e.cfg.Nodes))
+	for n := lo; n < hi; n++ {
+		if !slices.Contains(chosen, n) {
+			return false
+		}
+	}
+	return true
+}
+
+// buildIndexes groups a job's maps by the nodes and by the racks holding
+// their blocks, with counting sorts over the engine's scratch counters.
+func (e *Engine) buildIndexes(j *job) {
+	rf := e.rf
+	reps := j.replicas
+	nm := len(reps) / rf
+	// Count pairs per node, and per rack once per map.
+	cn, cr := e.cntNode, e.cntRack
+	un, ur := e.usedNode[:0], e.usedRack[:0]
+	rackPairs := 0
+	for t := range nm {
+		r := reps[t*rf : (t+1)*rf]
+		for i, nd := range r {
+			if cn[nd] == 0 {
+				un = append(un, nd)
+			}
+			cn[nd]++
+			rk := e.rackOf[nd]
+			if e.rackSeen(r[:i], rk) {
+				continue
+			}
+			if cr[rk] == 0 {
+				ur = append(ur, rk)
+			}
+			cr[rk]++
+			rackPairs++
+		}
+	}
+	un = sortKeys(un, cn)
+	ur = sortKeys(ur, cr)
+	buf := e.int32Slabs.get(3*len(un) + 1 + len(reps) + 3*len(ur) + 1 + rackPairs)
+	ix := &mapIndex{buf: buf}
+	j.index = ix
+	buf = ix.byNode.carve(buf, un, cn, len(reps))
+	ix.byRack.carve(buf, ur, cr, rackPairs)
+	ix.byNode.direct(len(e.nodes))
+	ix.byRack.direct(e.racks)
+	for t := range nm {
+		r := reps[t*rf : (t+1)*rf]
+		for i, nd := range r {
+			ix.byNode.place(nd, cn, int32(t))
+			if rk := e.rackOf[nd]; !e.rackSeen(r[:i], rk) {
+				ix.byRack.place(rk, cr, int32(t))
+			}
+		}
+	}
+	// Positions ended at each key's end: clear the counters for the next job.
+	for _, k := range un {
+		cn[k] = 0
+	}
+	for _, k := range ur {
+		cr[k] = 0
+	}
+	e.usedNode, e.usedRack = un, ur
+}
+
+// rackSeen reports whether a replica in prev is on rack rk.
+func (e *Engine) rackSeen(prev []int32, rk int32) bool {
+	for _, p := range prev {
+		if e.rackOf[p] == rk {
+			return true
+		}
+	}
+	return false
+}
+
+// sortKeys sorts the distinct keys used, by sorting them when few or by
+// scanning the counters when many.
+func sortKeys(used, cnt []int32) []int32 {
+	if len(used)*8 < len(cnt) {
+		slices.Sort(used)
+		return used
+	}
+	used = used[:0]
+	for k, c := range cnt {
+		if c > 0 {
+			used = append(used, int32(k))
+		}
+	}
+	return used
+}
+
+// mapIndex groups a job's maps by the nodes, and by the racks, holding
+// their blocks.
+type mapIndex struct {
+	byNode, byRack localIndex
+	buf            []int32 // backs both
+}
+
+// localIndex groups task indices by a key (a node or a rack) in compressed
+// rows: keys sorted, tasks of keys[i] at tasks[off[i]:off[i+1]], and cur[i]
+// the next position to look at. Launched tasks are skipped lazily, so
+// picking is amortized O(log keys).
+type localIndex struct {
+	keys  []int32
+	off   []int32
+	tasks []int32
+	cur   []int32
+	rows  []int32 // row+1 by key when keys cover an eighth of them or more
+}
+
+// direct adds the by-key row table when the index covers an eighth of the
+// nkeys keys or more: a lookup is then one load, not a binary search.
+func (ix *localIndex) direct(nkeys int) {
+	if len(ix.keys)*8 < nkeys {
+		return
+	}
+	ix.rows = make([]int32, nkeys)
+	for r, k := range ix.keys {
+		ix.rows[k] = int32(r) + 1
+	}
+}
+
+// carve lays the index out at the front of buf for the sorted keys, with
+// cnt[k] tasks under key k and n tasks in all, turns cnt into each key's
+// next free position, and returns the rest of buf.
+func (ix *localIndex) carve(buf []int32, keys, cnt []int32, n int) []int32 {
+	u := len(keys)
+	ix.keys = buf[:u:u]
+	copy(ix.keys, keys)
+	ix.off = buf[u : 2*u+1 : 2*u+1]
+	ix.cur = buf[2*u+1 : 3*u+1 : 3*u+1]
+	ix.tasks = buf[3*u+1 : 3*u+1+n : 3*u+1+n]
+	pos := int32(0)
+	for i, k := range keys {
+		ix.off[i], ix.cur[i] = pos, pos
+		c := cnt[k]
+		cnt[k] = pos
+		pos += c
+	}
+	ix.off[u] = pos
+	return buf[3*u+1+n:]
+}
+
+// place appends task t under key k; pos holds each key's next position.
+func (ix *localIndex) place(k int32, pos []int32, t int32) {
+	ix.tasks[pos[k]] = t
+	pos[k]++
+}
+
+// find returns the row of key, or -1.
+func (ix *localIndex) find(key int32) int {
+	if ix.rows != nil {
+		return int(ix.rows[key]) - 1
+	}
+	lo, hi := 0, len(ix.keys)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if ix.keys[m] < key {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(ix.keys) && ix.keys[lo] == key {
+		return lo
+	}
+	return -1
+}
+
+// first returns the first pending map of j under key, or -1.
+func (ix *localIndex) first(key int32, j *job) int32 {
+	r := ix.find(key)
+	if r < 0 {
+		return -1
+	}
+	c, end := ix.cur[r], ix.off[r+1]
+	for c < end && !j.mapPending(ix.tasks[c]) {
+		c++
+	}
+	ix.cur[r] = c
+	if c == end {
+		return -1
+	}
+	return ix.tasks[c]
+}
+
+// scanLocal is the small jobs' substitute for the indexes: the first
+// pending map from the job's cursor on with a replica on node n, and the
+// first with one on n's rack. Maps before the cursor are launched or
+// pending again after a kill or loss (those are looked at separately).
+func (e *Engine) scanLocal(j *job, n int32) (node, rack int32) {
+	rf := e.rf
+	rk := e.rackOf[n]
+	rack = -1
+	from := j.anyNext[Map]
+	for w := int(from >> 6); w < len(j.pendingMaps); w++ {
+		bits := j.pendingMaps[w]
+		if w == int(from>>6) {
+			bits &^= 1<<(from&63) - 1
+		}
+		for bits != 0 {
+			t := int32(w<<6 + mbits.TrailingZeros64(bits))
+			bits &= bits - 1
+			for _, r := range j.replicas[int(t)*rf : int(t+1)*rf] {
+				if r == n {
+					return t, rack
+				}
+				if rack < 0 && e.rackOf[r] == rk {
+					rack = t
+				}
+			}
+		}
+	}
+	return -1, rack
+}
+
+// mapLocality is the locality of map t of job j if it ran on node n.
+func (e *Engine) mapLocality(j *job, t int32, n int32) Locality {
+	rf := e.rf
+	rack := e.rackOf[n]
+	loc := OffRack
+	for _, r := range j.replicas[int(t)*rf : int(t+1)*rf] {
+		if r == n {
+			return NodeLocal
+		}
+		if e.rackOf[r] == rack {
+			loc = RackLocal
+		}
+	}
+	return loc
+}

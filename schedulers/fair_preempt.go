@@ -1,0 +1,92 @@
+package schedulers
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"sojourn/replay"
+)
+
+// preempt is FairScheduler.preemptTasksIfNecessary: it picks the victims,
+// which killHere kills at their trackers' next heartbeats.
+func (f *Fair) preempt(v *replay.View) {
+	now := v.Now()
+	for k := range 2 {
+		kind := replay.TaskKind(k)
+		want := 0
+		for _, p := range f.live {
+			want += f.toPreempt(p, kind, now)
+		}
+		if want == 0 {
+			continue
+		}
+		vs := f.victims[:0]
+		for _, p := range f.live {
+			p.left = p.running[k]
+			if float64(p.running[k]) <= p.share[k] {
+				continue
+			}
+			for _, j := range p.jobs {
+				for i := range int32(v.Job(j).Tasks(kind)) {
+					ref := replay.TaskRef{Job: j, Kind: kind, Index: i}
+					if tv := v.Task(ref); tv.Running() {
+						vs = append(vs, fairVictim{ref: ref, node: tv.Node(), attempts: tv.Attempts(), start: tv.AttemptStart()})
+					}
+				}
+			}
+		}
+		slices.SortFunc(vs, func(a, b fairVictim) int {
+			return cmp.Or(cmp.Compare(b.start, a.start), cmp.Compare(b.ref.Job, a.ref.Job), cmp.Compare(b.ref.Index, a.ref.Index))
+		})
+		for _, vi := range vs {
+			p := f.jobs[vi.ref.Job].pool
+			if float64(p.left) <= p.share[k] {
+				continue
+			}
+			f.kills[vi.node] = append(f.kills[vi.node], vi)
+			f.nKills++
+			p.left--
+			if want--; want == 0 {
+				break
+			}
+		}
+		f.victims = vs
+	}
+}
+
+// toPreempt is FairScheduler.tasksToPreempt for pool p.
+func (f *Fair) toPreempt(p *fairPool, k replay.TaskKind, now replay.Time) int {
+	n := 0
+	if now-p.lastAtMin[k] > p.minTimeout {
+		n = max(n, min(p.minShare[k], p.demand[k])-p.running[k])
+	}
+	if now-p.lastAtHalf[k] > f.fairTimeout {
+		n = max(n, int(math.Min(p.share[k], float64(p.demand[k])))-p.running[k])
+	}
+	return n
+}
+
+// killHere kills the victims chosen on this tracker that still run the
+// attempt chosen.
+func (f *Fair) killHere(hb *replay.Heartbeat) error {
+	n := hb.Node()
+	vs := f.kills[n]
+	if len(vs) == 0 {
+		return nil
+	}
+	f.kills[n] = vs[:0]
+	f.nKills -= len(vs)
+	for _, vi := range vs {
+		tv := hb.Task(vi.ref)
+		if !tv.Running() || tv.Node() != n || tv.Attempts() != vi.attempts {
+			continue // it finished, or was lost, since
+		}
+		if err := hb.Kill(vi.ref); err != nil {
+			return err
+		}
+		f.changeRunning(vi.ref, -1)
+		f.relistJob(vi.ref.Job, vi.ref.Kind)
+	}
+	return nil
+}
