@@ -91,14 +91,15 @@ interop: build
 
 # Performance (docs/performance.md): replay the FB-2010 day, the SWIM sample
 # file whole (24,442 jobs; 8.1 million maps and 3.3 million reduces at
-# 128 MiB blocks), on its original 3,000 nodes under every policy,
-# BENCH_REPS times each, writing job results only, and print the run of
-# median wall time per policy: replay and total wall time, simulated task
-# events per second, peak memory (in-process getrusage) and mean sojourn.
-# A benchmark, not a test: nothing is asserted.
+# 128 MiB blocks), on its original 3,000 nodes under every policy (or
+# BENCH_POLICIES), BENCH_REPS times each, writing job results only, and
+# print for each policy the run of median wall time: replay and total wall
+# time, simulated task events per second, peak memory (in-process
+# getrusage) and mean sojourn. A benchmark, not a test: nothing is
+# asserted. For medians: make bench BENCH_POLICIES="fifo fair hfsp" BENCH_REPS=5
 BENCH_SWIM     ?= ../shared/data/swim/FB-2010_samples_24_times_1hr_0.tsv
 BENCH_NODES    ?= 3000
-BENCH_REPS     ?= 3
+BENCH_REPS     ?= 1
 BENCH_POLICIES ?=
 BENCH_TRACE    ?= $(OUT)/bench/fb2010-day.arrow
 

@@ -103,13 +103,9 @@ func (h *Heartbeat) Launch(t TaskRef) error {
 		case OffRack:
 			f = e.cfg.OffRackFactor
 		}
-		work = j.mapWork(t.Index)
-		if f != 1 || speed != 1 || work >= 1<<50 {
-			work = Seconds(work.Sec() * f / speed)
-		} // else Seconds(work.Sec()) is work: below 2^50 µs the round trip is exact
-
+		work = scaled(j.mapWork(t.Index), f, speed)
 	} else {
-		work = e.transfer(j, t.Index) + Seconds(j.reduceWork(t.Index).Sec()/speed)
+		work = e.transfer(j, t.Index) + scaled(j.reduceWork(t.Index), 1, speed)
 	}
 	j.pending[t.Kind]--
 	j.running[t.Kind]++
@@ -128,6 +124,16 @@ func (h *Heartbeat) Launch(t TaskRef) error {
 	e.rec.occupancyChange(e, t.Job)
 	e.notify(Event{Kind: TaskStarted, Job: t.Job, Task: t, Node: h.node})
 	return nil
+}
+
+// scaled is Seconds(w.Sec() × f / speed): run time w under a locality
+// factor on a node of some speed. With both 1 it is w (below 2^50 µs the
+// round trip through seconds is exact), which saves the rounding.
+func scaled(w Time, f, speed float64) Time {
+	if f == 1 && speed == 1 && w < 1<<50 {
+		return w
+	}
+	return Seconds(w.Sec() * f / speed)
 }
 
 func (h *Heartbeat) memory(j *job, k TaskKind) int64 {

@@ -15,6 +15,12 @@
 // Every action is validated; an invalid one aborts the run with an error
 // naming the policy, the simulated time and the task.
 //
+// A run holds the jobs in flight, not the whole trace: a job's tasks are
+// made when it arrives and let go when it finishes, and with NewFromSource
+// (a traces.Reader) its trace data is read as the job before it arrives.
+// Memory thus grows with the number of jobs, at a few hundred bytes each,
+// and with the tasks of the jobs running.
+//
 // Vocabulary: a task is one map or reduce of a job; an attempt is one
 // launch of a task, ended by finishing, a kill or a node failure; a segment
 // is one uninterrupted stretch of an attempt on a slot (suspension splits

@@ -29,8 +29,8 @@ type Stats struct {
 	End        Time  // time the last job finished
 }
 
-// Engine replays one trace under one policy. Build it with New and call Run
-// once.
+// Engine replays one trace under one policy. Build it with New (a trace in
+// memory) or NewFromSource (jobs read as they arrive) and call Run once.
 type Engine struct {
 	cfg   Config
 	trace *traces.Trace // the trace, or nil when jobs come from src
@@ -48,6 +48,7 @@ type Engine struct {
 	demand     [2]int32 // pending tasks that may launch now, cluster-wide
 	aliveSlots [2]int32
 	freeNodes  [2]int32 // nodes up with a free slot of each kind
+	silent     []uint64 // bit i: node i is up with no heartbeat queued
 
 	view     View
 	hb       Heartbeat
@@ -141,6 +142,7 @@ func newEngine(jobs int, sched Scheduler, cfg Config) (*Engine, error) {
 	e.hb.View = &e.view
 	e.rec.tasks, e.rec.occupancy = cfg.RecordTasks, cfg.RecordOccupancy
 	e.initNodes()
+	e.q.init(cfg.Nodes * (cfg.MapSlots + cfg.ReduceSlots))
 	e.jobs = make([]job, jobs)
 	e.unfinished = len(e.jobs)
 	return e, nil
@@ -163,6 +165,7 @@ func (e *Engine) initNodes() {
 	c := &e.cfg
 	e.nodes = make([]node, c.Nodes)
 	e.rackOf = make([]int32, c.Nodes)
+	e.silent = make([]uint64, (c.Nodes+63)/64)
 	e.rf = min(c.Replication, c.Nodes)
 	e.racks = (c.Nodes + c.NodesPerRack - 1) / c.NodesPerRack
 	e.rng = rand.New(&e.pcg)
@@ -188,6 +191,7 @@ func (e *Engine) initNodes() {
 		// Stagger heartbeats evenly over the interval.
 		n.phase = Time(int64(e.interval) * int64(i) / int64(c.Nodes))
 		n.lastHB = -1
+		e.markSilent(int32(i))
 	}
 	e.aliveSlots = [2]int32{int32(c.Nodes * c.MapSlots), int32(c.Nodes * c.ReduceSlots)}
 	for k, slots := range [2]int{c.MapSlots, c.ReduceSlots} {

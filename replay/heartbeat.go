@@ -2,6 +2,7 @@ package replay
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
 )
 
@@ -81,7 +82,7 @@ func (e *Engine) wake(ni int32) {
 func (e *Engine) queueHeartbeat(ni int32, at Time) {
 	n := &e.nodes[ni]
 	n.hbGen++
-	n.hbQueued = true
+	e.setQueued(ni, true)
 	e.q.push(event{at: at, kind: evHeartbeat, idx: ni, gen: n.hbGen})
 }
 
@@ -104,10 +105,13 @@ func (e *Engine) startSweep() {
 	start, _ := slices.BinarySearchFunc(e.nodes, off, func(n node, t Time) int { return cmp.Compare(n.phase, t) })
 	best, at := int32(-1), Never
 	busy := busyUnknown
-	for k := int32(0); k < nn; k++ {
-		i := (int32(start) + k) % nn
+	i := e.nextSilent(int32(start), nn)
+	if i < 0 {
+		i = e.nextSilent(0, int32(start))
+	}
+	for ; i >= 0; i = e.nextSilentCyclic(i, int32(start)) {
 		n := &e.nodes[i]
-		if n.hbQueued || !e.wantsHB(n, &busy) {
+		if !e.wantsHB(n, &busy) {
 			continue
 		}
 		if natural := e.now + (n.phase-off+e.interval)%e.interval; n.lastHB < natural {
@@ -157,13 +161,14 @@ func (e *Engine) countFree(n *node, k TaskKind, before int32) {
 func (e *Engine) firstSilent() (best int32, at Time) {
 	best, at = -1, Never
 	busy := busyUnknown
-	for i := range e.nodes {
+	nn := int32(len(e.nodes))
+	for i := e.nextSilent(0, nn); i >= 0; i = e.nextSilent(i+1, nn) {
 		n := &e.nodes[i]
-		if n.hbQueued || !e.wantsHB(n, &busy) {
+		if !e.wantsHB(n, &busy) {
 			continue
 		}
-		if t := e.nextGrid(int32(i), n.lastHB); t < at {
-			best, at = int32(i), t
+		if t := e.nextGrid(i, n.lastHB); t < at {
+			best, at = i, t
 		}
 	}
 	return best, at
@@ -196,15 +201,65 @@ func (e *Engine) sweep(ev event) {
 	}
 	nn := int32(len(e.nodes))
 	busy := busyUnknown
-	for k := int32(1); k <= nn; k++ {
-		i := (ni + k) % nn
+	i := e.nextSilent(ni+1, nn)
+	if i < 0 {
+		i = e.nextSilent(0, ni+1)
+	}
+	for ; i >= 0; i = e.nextSilentCyclic(i, ni+1) {
 		c := &e.nodes[i]
-		if c.hbQueued || !e.wantsHB(c, &busy) {
+		if !e.wantsHB(c, &busy) {
 			continue
 		}
 		e.pushSweep(i, e.nextGrid(i, c.lastHB))
 		return
 	}
+}
+
+// setQueued records whether node ni has a heartbeat queued, keeping the
+// set of silent nodes.
+func (e *Engine) setQueued(ni int32, q bool) {
+	e.nodes[ni].hbQueued = q
+	e.markSilent(ni)
+}
+
+// markSilent sets node ni's bit in the set of silent nodes (up, with no
+// heartbeat queued), which the walks over silent nodes skip through a
+// word at a time.
+func (e *Engine) markSilent(ni int32) {
+	n := &e.nodes[ni]
+	if n.alive && !n.hbQueued {
+		e.silent[ni>>6] |= 1 << (ni & 63)
+	} else {
+		e.silent[ni>>6] &^= 1 << (ni & 63)
+	}
+}
+
+// nextSilent is the first silent node in [from, to), or -1.
+func (e *Engine) nextSilent(from, to int32) int32 {
+	for from < to {
+		w := e.silent[from>>6] >> (from & 63)
+		if w != 0 {
+			if i := from + int32(bits.TrailingZeros64(w)); i < to {
+				return i
+			}
+			return -1
+		}
+		from = (from | 63) + 1
+	}
+	return -1
+}
+
+// nextSilentCyclic is the silent node after i in a cyclic walk over all
+// nodes that started at start, or -1 when the walk is over.
+func (e *Engine) nextSilentCyclic(i, start int32) int32 {
+	nn := int32(len(e.nodes))
+	if i >= start {
+		if j := e.nextSilent(i+1, nn); j >= 0 {
+			return j
+		}
+		return e.nextSilent(0, start)
+	}
+	return e.nextSilent(i+1, start)
 }
 
 // silentWork reports whether a silent node could have anything to do:
@@ -219,7 +274,7 @@ func (e *Engine) heartbeat(ev event) {
 	if ev.gen != n.hbGen || !n.hbQueued {
 		return // superseded by an out-of-band heartbeat
 	}
-	n.hbQueued = false
+	e.setQueued(ev.idx, false)
 	if n.alive && e.wantsHeartbeat(n) {
 		e.doHeartbeat(ev.idx)
 	}

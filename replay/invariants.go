@@ -77,6 +77,13 @@ func (e *Engine) checkFinal() error {
 			}
 		}
 	}
+	for i := range e.nodes {
+		n := &e.nodes[i]
+		if bit := e.silent[i>>6]&(1<<(i&63)) != 0; bit != (n.alive && !n.hbQueued) {
+			e.violate("node %d: silent bit %v, up %v, heartbeat queued %v", i, bit, n.alive, n.hbQueued)
+			break
+		}
+	}
 	if free != e.freeNodes {
 		e.violate("%v nodes up with free slots, counted %v", free, e.freeNodes)
 	}

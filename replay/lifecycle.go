@@ -119,7 +119,7 @@ func (e *Engine) nodeFail(ni int32) {
 		}
 	}
 	n.alive = false
-	n.hbQueued = false
+	e.setQueued(ni, false)
 	n.hbGen++
 	e.aliveSlots[Map] -= int32(e.cfg.MapSlots)
 	e.aliveSlots[Reduce] -= int32(e.cfg.ReduceSlots)
@@ -141,6 +141,7 @@ func (e *Engine) nodeRecover(ni int32) {
 	n := &e.nodes[ni]
 	e.stats.Events++
 	n.alive = true
+	e.markSilent(ni)
 	for k := Map; k <= Reduce; k++ {
 		if n.free[k] > 0 {
 			e.freeNodes[k]++

@@ -1,5 +1,7 @@
 package replay
 
+import "math/bits"
+
 // eventKind orders events of equal time: task ends free slots before node
 // failures, arrivals and heartbeats look at the cluster.
 type eventKind uint8
@@ -32,16 +34,29 @@ func (a *event) less(b *event) bool {
 
 // eventQueue pops events in (time, kind, insertion sequence) order: a
 // total order, so equal-time events always pop the same way. Task ends,
-// due tens of seconds ahead, and the other events, mostly heartbeats due
-// within the interval, are kept in two heaps: each push then sifts up a
-// step or two, where in one heap every heartbeat would climb past all the
-// task ends to the root.
+// due tens of seconds to hours ahead, and the other events, mostly
+// heartbeats due within the interval, wait in two queues: in one, every
+// heartbeat would climb past all the task ends. On a large cluster the
+// queues are calendars (see calendar), on a small one plain heaps.
 type eventQueue struct {
-	ends, other heap4
+	ends, other calendar
 	seq         uint64
 }
 
-func (q *eventQueue) len() int { return len(q.ends) + len(q.other) }
+// calendarSlots is the cluster size, in slots, from which the queues are
+// calendars: below it a bucket would hold a handful of events, and the
+// heaps are faster (measured on 100 and 3,000 nodes).
+const calendarSlots = 4096
+
+// init sizes the queue for a cluster of the given number of slots.
+func (q *eventQueue) init(slots int) {
+	if slots >= calendarSlots {
+		q.ends.shift = 20  // about 1 s: a few hundred task ends per bucket
+		q.other.shift = 18 // about 0.26 s: a few dozen heartbeats
+	}
+}
+
+func (q *eventQueue) len() int { return q.ends.n + q.other.n }
 
 func (q *eventQueue) push(e event) {
 	e.key = uint64(e.kind)<<60 | q.seq
@@ -54,14 +69,137 @@ func (q *eventQueue) push(e event) {
 }
 
 func (q *eventQueue) pop() event {
-	if len(q.other) == 0 || len(q.ends) > 0 && q.ends[0].less(&q.other[0]) {
-		return q.ends.pop()
+	m, o := q.ends.min(), q.other.min()
+	c := &q.other
+	if m != nil && (o == nil || m.less(o)) {
+		c = &q.ends
 	}
-	return q.other.pop()
+	c.n-- // min moved c to the bucket of its earliest event
+	return c.cur.pop()
+}
+
+// calendar is a calendar queue: time is cut into buckets of 2^shift µs, a
+// ring holds the next calRing buckets as unsorted lists, and the current
+// bucket is a small heap. A push into a later bucket is an append; a pop
+// works on the current bucket's heap only, a few hundred events where one
+// heap of every task end holds tens of thousands and misses the caches.
+// Events beyond the ring wait in an overflow heap. Every event of the
+// current bucket precedes every event of later buckets, so events pop in
+// exactly a heap's order. With shift 0 it is a plain heap (cur).
+type calendar struct {
+	shift uint      // bucket width: 2^shift µs; 0 for a plain heap
+	cur   heap4     // events due before the end of bucket cb
+	cb    int64     // current bucket number (time >> shift)
+	ring  [][]event // bucket b in ring[b%calRing], for cb < b < cb+calRing
+	full  []uint64  // bit b%calRing set when that ring bucket is not empty
+	far   heap4     // events due at or after bucket cb+calRing
+	n     int       // events in all
+}
+
+// calRing is the number of buckets in the ring: about 68 minutes of task
+// ends ahead.
+const calRing = 4096
+
+func (c *calendar) push(e event) {
+	c.n++
+	if c.shift == 0 {
+		c.cur.push(e)
+		return
+	}
+	if c.ring == nil {
+		c.ring = make([][]event, calRing)
+		c.full = make([]uint64, calRing/64)
+	}
+	b := int64(e.at) >> c.shift
+	switch {
+	case b <= c.cb:
+		c.cur.push(e)
+	case b < c.cb+calRing:
+		i := b % calRing
+		c.ring[i] = append(c.ring[i], e)
+		c.full[i/64] |= 1 << (i % 64)
+	default:
+		c.far.push(e)
+	}
+}
+
+// min returns the earliest event, or nil; it moves to the next bucket
+// holding events when the current one is empty.
+func (c *calendar) min() *event {
+	if len(c.cur) > 0 {
+		return &c.cur[0]
+	}
+	if c.n == 0 || c.shift == 0 {
+		return nil
+	}
+	b, ok := c.nextFull()
+	if !ok {
+		b = int64(c.far[0].at) >> c.shift // the ring is empty: jump
+	}
+	c.cb = b
+	if i := b % calRing; ok {
+		c.cur = append(c.cur[:0], c.ring[i]...)
+		c.ring[i] = c.ring[i][:0]
+		c.full[i/64] &^= 1 << (i % 64)
+		c.cur.heapify()
+	}
+	// Bring the overflow events now within the ring's reach.
+	for len(c.far) > 0 && int64(c.far[0].at)>>c.shift < c.cb+calRing {
+		e := c.far.pop()
+		c.n--
+		c.push(e)
+	}
+	return &c.cur[0]
+}
+
+// nextFull is the first non-empty ring bucket after cb.
+func (c *calendar) nextFull() (int64, bool) {
+	start := (c.cb + 1) % calRing
+	for k := int64(0); k < calRing; {
+		i := (start + k) % calRing
+		w := c.full[i/64] >> (i % 64)
+		if w != 0 {
+			return c.cb + 1 + k + int64(bits.TrailingZeros64(w)), true
+		}
+		k += 64 - i%64
+	}
+	return 0, false
 }
 
 // heap4 is a 4-ary min-heap of events.
 type heap4 []event
+
+// heapify orders h as a heap.
+func (hp heap4) heapify() {
+	for i := (len(hp) - 2) / 4; i >= 0; i-- {
+		hp.down(i)
+	}
+}
+
+// down sifts element i down to its place.
+func (hp heap4) down(i int) {
+	h := hp
+	n := len(h)
+	x := h[i]
+	for {
+		c := 4*i + 1
+		if c >= n {
+			break
+		}
+		m := c
+		for k := c + 1; k < min(c+4, n); k++ {
+			if h[k].less(&h[m]) {
+				m = k
+			}
+		}
+		if !h[m].less(&x) {
+			break
+		}
+		h[i] = h[m]
+		i = m
+	}
+	h[i] = x
+}
 
 func (hp *heap4) push(e event) {
 	h := append(*hp, e)

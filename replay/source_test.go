@@ -100,3 +100,15 @@ func TestSourceEndsEarly(t *testing.T) {
 type shortSource struct{ sliceSource }
 
 func (s *shortSource) Len() int { return len(s.jobs) + 1 }
+
+// TestScaledRoundTrip: the shortcut of scaled is exact, Seconds(w.Sec())
+// is w for times below 2^50 µs.
+func TestScaledRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	for i := 0; i < 1_000_000; i++ {
+		w := Time(rng.Int64N(1 << (10 + i%41)))
+		if got := Seconds(w.Sec() * 1 / 1); got != w {
+			t.Fatalf("Seconds(%d µs in seconds) = %d", w, got)
+		}
+	}
+}

@@ -163,7 +163,9 @@ func WriteJobs(path string, r *replay.Result, md map[string]string) error {
 
 // appendCodes appends codes to a dictionary column. Every record batch
 // gets the same dictionary (all names, in order): the Arrow IPC file format
-// allows one dictionary per field.
+// allows one dictionary per field. Name i has index i, so the codes are
+// the indices, appended in one go (appending each row by its name would
+// convert and look up every row).
 func appendCodes[T ~uint8 | ~int8](b array.Builder, codes []T, names []string) {
 	db := b.(*array.BinaryDictionaryBuilder)
 	sb := array.NewStringBuilder(memory.DefaultAllocator)
@@ -174,9 +176,11 @@ func appendCodes[T ~uint8 | ~int8](b array.Builder, codes []T, names []string) {
 	}
 	dict.Release()
 	sb.Release()
-	for _, c := range codes {
-		db.AppendString(names[c])
+	idx := make([]int, len(codes))
+	for i, c := range codes {
+		idx[i] = int(c)
 	}
+	db.AppendIndices(idx, nil)
 }
 
 var (

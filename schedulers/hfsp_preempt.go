@@ -21,6 +21,12 @@ type reduceLedger struct {
 	rank              []int32 // by job: position in the order, -1 if none
 	members           []int32 // jobs with a rank
 	run, susp, launch []int32 // by position
+	// needy lists, while needyOK, the positions allotted more slots than
+	// they hold with a task suspended or to launch, up to where the slots
+	// run out: firstNeedy's candidates on any node.
+	needy      []int32
+	needyOK    bool
+	needySlots int // the cluster's reduce slots they were found for
 }
 
 // ledger returns the reduce ledger, rebuilt if the order changed.
@@ -49,6 +55,7 @@ func (h *HFSP) ledger(v *replay.View) *reduceLedger {
 		h.fillLedger(v, i, int32(id))
 	}
 	l.ver = h.orderVer[k]
+	l.needyOK = false
 	return l
 }
 
@@ -78,24 +85,35 @@ func (h *HFSP) noteReduces(v *replay.View, j int32) {
 		return
 	}
 	h.fillLedger(v, int(l.rank[j]), j)
+	l.needyOK = false
 }
 
 // firstNeedy is the first position in the reduce order of a job allotted
 // more slots than it holds that could use one here (a task suspended on
-// this node, or one to launch), or -1. It stops where the slots run out:
-// later jobs are allotted nothing.
+// this node, or one to launch), or -1. The candidates, found by walking
+// the allotment to where the slots run out, are kept until the reduces
+// change: busy heartbeats of many nodes ask in between.
 func (h *HFSP) firstNeedy(hb *replay.Heartbeat, order []int64) int {
 	l := h.ledger(hb.View)
-	budget := int32(hb.Slots(replay.Reduce))
-	for i := range order {
-		run := l.run[i]
-		a := min(run+l.susp[i]+l.launch[i], budget)
-		budget -= a
-		if a > run && (l.launch[i] > 0 || l.susp[i] > 0 && h.suspendedHere(hb, int32(order[i]))) {
-			return i
+	if slots := hb.Slots(replay.Reduce); !l.needyOK || l.needySlots != slots {
+		l.needy = l.needy[:0]
+		budget := int32(slots)
+		for i := range l.run {
+			run := l.run[i]
+			a := min(run+l.susp[i]+l.launch[i], budget)
+			budget -= a
+			if a > run && (l.launch[i] > 0 || l.susp[i] > 0) {
+				l.needy = append(l.needy, int32(i))
+			}
+			if budget == 0 {
+				break
+			}
 		}
-		if budget == 0 {
-			break
+		l.needyOK, l.needySlots = true, slots
+	}
+	for _, i := range l.needy {
+		if l.launch[i] > 0 || h.suspendedHere(hb, int32(order[i])) {
+			return int(i)
 		}
 	}
 	return -1
