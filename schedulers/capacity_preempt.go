@@ -122,27 +122,12 @@ func (c *Capacity) marked(node int32, ref replay.TaskRef) bool {
 	return false
 }
 
-// killHere kills the victims chosen on this tracker that still run the
+// killHere kills the victims chosen for this tracker that still run the
 // attempt chosen.
 func (c *Capacity) killHere(hb *replay.Heartbeat) error {
-	n := hb.Node()
-	vs := c.kills[n]
-	if len(vs) == 0 {
-		return nil
-	}
-	c.kills[n] = vs[:0]
-	c.nKills -= len(vs)
-	for _, vi := range vs {
-		tv := hb.Task(vi.ref)
-		if !tv.Running() || tv.Node() != n || tv.Attempts() != vi.attempts {
-			continue // it finished, or was lost, since
-		}
-		if err := hb.Kill(vi.ref); err != nil {
-			return err
-		}
-		c.account(vi.ref, -1)
-	}
-	return nil
+	n, err := killMarked(hb, &c.kills[hb.Node()], func(r replay.TaskRef) { c.account(r, -1) })
+	c.nKills -= n
+	return err
 }
 
 // WantsBusyHeartbeats implements replay.Preempter: with preemption, full

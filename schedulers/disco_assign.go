@@ -157,24 +157,10 @@ func (d *Disco) launch(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool, 
 	return true, hb.Launch(replay.TaskRef{Job: j, Kind: k, Index: idx})
 }
 
-// killHere kills the victims chosen on this tracker that still run the
+// killHere kills the victims chosen for this tracker that still run the
 // attempt chosen.
 func (d *Disco) killHere(hb *replay.Heartbeat) error {
-	n := hb.Node()
-	vs := d.kills[n]
-	if len(vs) == 0 {
-		return nil
-	}
-	d.kills[n] = vs[:0]
-	d.nKills -= len(vs)
-	for _, vi := range vs {
-		tv := hb.Task(vi.ref)
-		if !tv.Running() || tv.Node() != n || tv.Attempts() != vi.attempts {
-			continue // it finished, or was lost, since
-		}
-		if err := hb.Kill(vi.ref); err != nil {
-			return err
-		}
-	}
-	return nil
+	n, err := killMarked(hb, &d.kills[hb.Node()], nil)
+	d.nKills -= n
+	return err
 }

@@ -86,8 +86,7 @@ type easyJob struct {
 	deficit  [2]float64
 	running  [2]int // running tasks since the last integration
 	// delay scheduling of maps
-	skipping  bool
-	skipSince replay.Time
+	wait delayWait // delay scheduling of its maps
 }
 
 var (

@@ -135,24 +135,9 @@ func (e *Easy) OnHeartbeat(hb *replay.Heartbeat) error {
 // launch starts one task of kind k of job j on the node, maps under delay
 // scheduling.
 func (e *Easy) launch(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool, error) {
-	var idx int32
-	if k == replay.Map {
-		jb := &e.jobs[j]
-		t, _, ok := hb.PendingMap(j, hb.Node(), skipLevel(jb.skipping, jb.skipSince, e.delay, hb.Now()))
-		if !ok {
-			if !jb.skipping {
-				jb.skipping, jb.skipSince = true, hb.Now()
-			}
-			return false, nil
-		}
-		jb.skipping = false
-		idx = t
-	} else {
-		t, ok := hb.PendingReduce(j)
-		if !ok {
-			return false, nil
-		}
-		idx = t
+	idx, ok := pendingTask(hb, j, k, &e.jobs[j].wait, e.delay)
+	if !ok {
+		return false, nil
 	}
 	return true, hb.Launch(replay.TaskRef{Job: j, Kind: k, Index: idx})
 }

@@ -67,26 +67,16 @@ func (f *Fair) toPreempt(p *fairPool, k replay.TaskKind, now replay.Time) int {
 	return n
 }
 
-// killHere kills the victims chosen on this tracker that still run the
+// killHere kills the victims chosen for this tracker that still run the
 // attempt chosen.
 func (f *Fair) killHere(hb *replay.Heartbeat) error {
-	n := hb.Node()
-	vs := f.kills[n]
-	if len(vs) == 0 {
-		return nil
+	if len(f.kills[hb.Node()]) == 0 {
+		return nil // the common case: no closure on the heartbeat path
 	}
-	f.kills[n] = vs[:0]
-	f.nKills -= len(vs)
-	for _, vi := range vs {
-		tv := hb.Task(vi.ref)
-		if !tv.Running() || tv.Node() != n || tv.Attempts() != vi.attempts {
-			continue // it finished, or was lost, since
-		}
-		if err := hb.Kill(vi.ref); err != nil {
-			return err
-		}
-		f.changeRunning(vi.ref, -1)
-		f.relistJob(vi.ref.Job, vi.ref.Kind)
-	}
-	return nil
+	n, err := killMarked(hb, &f.kills[hb.Node()], func(r replay.TaskRef) {
+		f.changeRunning(r, -1)
+		f.relistJob(r.Job, r.Kind)
+	})
+	f.nKills -= n
+	return err
 }

@@ -64,8 +64,7 @@ type hfspJob struct {
 	errFactor         float64    // map estimate error multiplier
 	vfinish           [2]float64 // virtual completion time, once seen
 	// delay scheduling state (maps)
-	skipping  bool
-	skipSince replay.Time
+	wait delayWait // delay scheduling of its maps
 	// checkAt is the earliest time the reduce samples may all have
 	// reported (see reduceCheckAt); 0 after an event of the job.
 	checkAt replay.Time

@@ -154,25 +154,10 @@ func (h *HFSP) launchNew(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool
 	if jv.Pending(k) == 0 {
 		return false, nil
 	}
-	var idx int32
 	hj := &h.jobs[j]
-	if k == replay.Map {
-		level := h.allowedLevel(hj, hb.Now())
-		t, _, ok := hb.PendingMap(j, hb.Node(), level)
-		if !ok {
-			if !hj.skipping {
-				hj.skipping, hj.skipSince = true, hb.Now()
-			}
-			return false, nil
-		}
-		hj.skipping = false
-		idx = t
-	} else {
-		t, ok := hb.PendingReduce(j)
-		if !ok {
-			return false, nil
-		}
-		idx = t
+	idx, ok := pendingTask(hb, j, k, &hj.wait, h.delay)
+	if !ok {
+		return false, nil
 	}
 	ref := replay.TaskRef{Job: j, Kind: k, Index: idx}
 	if h.isSample(ref) {
@@ -186,23 +171,4 @@ func (h *HFSP) launchNew(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool
 		h.noteReduces(hb.View, j)
 	}
 	return true, err
-}
-
-// allowedLevel is delay scheduling (Zaharia et al.): a job skipped for
-// want of a node-local map may take a rack-local one after waiting D, and
-// any after 2D.
-func (h *HFSP) allowedLevel(hj *hfspJob, now replay.Time) replay.Locality {
-	if h.delay == 0 {
-		return replay.OffRack
-	}
-	if !hj.skipping {
-		return replay.NodeLocal
-	}
-	switch w := now - hj.skipSince; {
-	case w < h.delay:
-		return replay.NodeLocal
-	case w < 2*h.delay:
-		return replay.RackLocal
-	}
-	return replay.OffRack
 }

@@ -82,8 +82,7 @@ type oracleJob struct {
 	level, levelEnd float64
 	tried           uint32 // epoch at which it could not use the node's slot
 	// delay scheduling of maps
-	skipping  bool
-	skipSince replay.Time
+	wait delayWait // delay scheduling of its maps
 }
 
 var (
@@ -281,24 +280,9 @@ func (o *Oracle) serve(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool, 
 	if jv.Pending(k) == 0 {
 		return false, nil
 	}
-	var idx int32
-	if k == replay.Map {
-		jb := &o.jobs[j]
-		t, _, ok := hb.PendingMap(j, hb.Node(), skipLevel(jb.skipping, jb.skipSince, o.delay, hb.Now()))
-		if !ok {
-			if !jb.skipping {
-				jb.skipping, jb.skipSince = true, hb.Now()
-			}
-			return false, nil
-		}
-		jb.skipping = false
-		idx = t
-	} else {
-		t, ok := hb.PendingReduce(j)
-		if !ok {
-			return false, nil
-		}
-		idx = t
+	idx, ok := pendingTask(hb, j, k, &o.jobs[j].wait, o.delay)
+	if !ok {
+		return false, nil
 	}
 	return true, hb.Launch(replay.TaskRef{Job: j, Kind: k, Index: idx})
 }
@@ -323,21 +307,6 @@ func oldestSuspended(hb *replay.Heartbeat, j int32, k replay.TaskKind) (replay.T
 func olderTask(v *replay.View, a, b replay.TaskRef) bool {
 	sa, sb := v.Task(a).AttemptStart(), v.Task(b).AttemptStart()
 	return sa < sb || sa == sb && a.Index < b.Index
-}
-
-// skipLevel is delay scheduling (Zaharia et al.) as HFSP applies it: a job
-// skipped for want of a node-local map since skipSince may take a
-// rack-local one after waiting delay, and any after twice that.
-func skipLevel(skipping bool, skipSince, delay, now replay.Time) replay.Locality {
-	switch {
-	case delay == 0:
-		return replay.OffRack
-	case !skipping || now-skipSince < delay:
-		return replay.NodeLocal
-	case now-skipSince < 2*delay:
-		return replay.RackLocal
-	}
-	return replay.OffRack
 }
 
 // lasKey is job j's level of attained service (see lasLevel), cached

@@ -122,8 +122,7 @@ func (o *Oracle) canLaunch(hb *replay.Heartbeat, k replay.TaskKind, j int32) boo
 		_, ok := hb.PendingReduce(j)
 		return ok
 	}
-	jb := &o.jobs[j]
-	_, _, ok := hb.PendingMap(j, hb.Node(), skipLevel(jb.skipping, jb.skipSince, o.delay, hb.Now()))
+	_, _, ok := hb.PendingMap(j, hb.Node(), o.jobs[j].wait.level(o.delay, hb.Now()))
 	return ok
 }
 
