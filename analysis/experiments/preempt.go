@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"fmt"
+	"math"
 	"sort"
 
 	"sojourn/analysis"
@@ -210,15 +211,8 @@ func linearUpTo(x, y []float64, limit float64) float64 {
 	var worst float64
 	for i := range x {
 		if x[i] <= limit && slope*x[i] != 0 {
-			worst = max(worst, abs(y[i]/(slope*x[i])-1))
+			worst = max(worst, math.Abs(y[i]/(slope*x[i])-1))
 		}
 	}
 	return worst
-}
-
-func abs(v float64) float64 {
-	if v < 0 {
-		return -v
-	}
-	return v
 }

@@ -71,9 +71,6 @@ func verdict(strict, loose bool) reports.Verdict {
 	return reports.Fails
 }
 
-// job-level columns of a run, read back from its jobs.arrow.
-func sojourns(r *Run) []float64 { return r.Jobs.Sojourn }
-
 // nodeLocal is the fraction of a run's finished maps that ran node-local,
 // from its jobs.arrow.
 func nodeLocal(j *results.Jobs) float64 {

@@ -35,14 +35,6 @@ func (p *progress) say(format string, args ...any) {
 	fmt.Fprintf(p.w, "%s: %s (%.0f s)\n", p.cmd, fmt.Sprintf(format, args...), now.Sub(p.start).Seconds())
 }
 
-// phase announces a new step of a run that has lasted two seconds.
-func (p *progress) phase(format string, args ...any) {
-	if time.Since(p.start) >= progressInterval {
-		p.last = time.Time{}
-	}
-	p.say(format, args...)
-}
-
 // done reports the total time of a long run.
 func (p *progress) done() {
 	if d := time.Since(p.start); d >= progressInterval {
