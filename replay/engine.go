@@ -217,7 +217,7 @@ func (e *Engine) Run() (*Result, error) {
 		}
 	}
 	horizon := Seconds(e.cfg.Horizon)
-	for e.unfinished > 0 && e.err == nil {
+	for e.unfinished > 0 && e.err == nil && e.rec.err == nil {
 		if e.q.len() == 0 {
 			return nil, fmt.Errorf("%w: no event left at %v with %d jobs unfinished (policy %s starves them)",
 				ErrInvariant, e.now, e.unfinished, e.sched.Name())
@@ -252,6 +252,9 @@ func (e *Engine) Run() (*Result, error) {
 	if e.err != nil {
 		return nil, e.err
 	}
+	if err := e.rec.finish(e.now); err != nil {
+		return nil, err
+	}
 	e.stats.End = e.now
 	if e.check {
 		if err := e.checkFinal(); err != nil {
@@ -279,7 +282,12 @@ func (e *Engine) policyErr(err error) error {
 func (e *Engine) notify(ev Event) {
 	ev.Time = e.now
 	if e.inHB {
-		e.deferred = append(e.deferred, ev)
+		// Field by field: copying ev whole reads back the narrow stores
+		// that built it as wide loads, a store-forwarding stall that cost
+		// more than the rest of the heartbeat's bookkeeping.
+		e.deferred = append(e.deferred, Event{})
+		d := &e.deferred[len(e.deferred)-1]
+		d.Kind, d.Time, d.Job, d.Task, d.Node = ev.Kind, ev.Time, ev.Job, ev.Task, ev.Node
 		return
 	}
 	e.sched.OnEvent(ev, &e.view)

@@ -47,11 +47,80 @@ type Occupancy struct {
 // Len is the number of rows.
 func (o *Occupancy) Len() int { return len(o.Time) }
 
+// RowSink takes a replay's task segments and occupancy rows while it runs,
+// a chunk at a time, so that a long replay need not hold them all: the
+// FB-2010 day has 11 million segments and 23 million occupancy rows. The
+// rows come in the order a Result would hold them; the columns passed are
+// reused once the call returns. An error stops the replay.
+type RowSink interface {
+	WriteSegments(s *Segments) error
+	WriteOccupancy(o *Occupancy) error
+}
+
+// sinkChunk is how many rows the recorder gathers before handing them to
+// its sink (a variable for tests).
+var sinkChunk = 1 << 16
+
 type recorder struct {
 	tasks, occupancy bool
 	seg              Segments
 	occ              Occupancy
 	segTotal         Time // sum of all segment lengths, for the busy-time invariant
+	sink             RowSink
+	err              error // the sink's first error
+}
+
+// StreamRows sends the rows the configuration records (RecordTasks,
+// RecordOccupancy) to s as the replay runs, instead of keeping them in the
+// Result, whose Segments and Occupancy then stay empty. Call it before Run.
+func (e *Engine) StreamRows(s RowSink) { e.rec.sink = s }
+
+// Config is the engine's configuration, defaults filled in: what the
+// Result will report.
+func (e *Engine) Config() Config { return e.cfg }
+
+// flushSegments hands the gathered segments to the sink.
+func (r *recorder) flushSegments() {
+	if r.seg.Len() == 0 || r.err != nil {
+		return
+	}
+	r.err = r.sink.WriteSegments(&r.seg)
+	s := &r.seg
+	s.Job, s.Kind, s.Task, s.Attempt, s.Node = s.Job[:0], s.Kind[:0], s.Task[:0], s.Attempt[:0], s.Node[:0]
+	s.Start, s.End, s.Swap, s.Locality, s.Outcome = s.Start[:0], s.End[:0], s.Swap[:0], s.Locality[:0], s.Outcome[:0]
+}
+
+// flushOccupancy hands the sink the gathered occupancy rows older than
+// now: rows of the current instant may still change (see occupancyChange).
+// At the end of the run (final) it hands them all.
+func (r *recorder) flushOccupancy(now Time, final bool) {
+	o := &r.occ
+	cut := o.Len()
+	for !final && cut > 0 && o.Time[cut-1] == now {
+		cut--
+	}
+	if cut == 0 || r.err != nil {
+		return
+	}
+	head := Occupancy{Time: o.Time[:cut], Job: o.Job[:cut], RunningMaps: o.RunningMaps[:cut],
+		RunningReduces: o.RunningReduces[:cut], Suspended: o.Suspended[:cut]}
+	r.err = r.sink.WriteOccupancy(&head)
+	n := copy(o.Time, o.Time[cut:])
+	copy(o.Job, o.Job[cut:])
+	copy(o.RunningMaps, o.RunningMaps[cut:])
+	copy(o.RunningReduces, o.RunningReduces[cut:])
+	copy(o.Suspended, o.Suspended[cut:])
+	o.Time, o.Job, o.RunningMaps, o.RunningReduces, o.Suspended = o.Time[:n], o.Job[:n], o.RunningMaps[:n], o.RunningReduces[:n], o.Suspended[:n]
+}
+
+// finish hands the sink the last rows and returns its first error.
+func (r *recorder) finish(now Time) error {
+	if r.sink == nil {
+		return nil
+	}
+	r.flushSegments()
+	r.flushOccupancy(now, true)
+	return r.err
 }
 
 func (r *recorder) segment(e *Engine, t TaskRef, tk *task, out Outcome) {
@@ -70,6 +139,9 @@ func (r *recorder) segment(e *Engine, t TaskRef, tk *task, out Outcome) {
 	s.Swap = append(s.Swap, tk.swapDelay)
 	s.Locality = append(s.Locality, tk.loc)
 	s.Outcome = append(s.Outcome, out)
+	if r.sink != nil && len(s.Job) >= sinkChunk {
+		r.flushSegments()
+	}
 }
 
 func (r *recorder) occupancyChange(e *Engine, ji int32) {
@@ -87,6 +159,9 @@ func (r *recorder) occupancyChange(e *Engine, ji int32) {
 				return
 			}
 		}
+	}
+	if r.sink != nil && len(o.Time) >= sinkChunk {
+		r.flushOccupancy(e.now, false)
 	}
 	o.Time = append(o.Time, e.now)
 	o.Job = append(o.Job, ji)

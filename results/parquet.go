@@ -72,6 +72,10 @@ func ConvertDir(dir string) error {
 	})
 }
 
+// ConvertResults replaces the result files directly in dir (not in its
+// subdirectories) by their Parquet versions.
+func ConvertResults(dir string) error { return convertFiles(dir) }
+
 // convertFiles converts the result files directly in dir.
 func convertFiles(dir string) error {
 	for _, name := range []string{JobsFile, TasksFile, OccupancyFile} {
@@ -111,18 +115,6 @@ func ToParquet(src, dst string) (err error) {
 		return fmt.Errorf("%s: not an Arrow IPC file: %w", src, err)
 	}
 	defer r.Close()
-	recs := make([]arrow.Record, 0, r.NumRecords())
-	for i := 0; i < r.NumRecords(); i++ {
-		rec, err := r.Record(i)
-		if err != nil {
-			return fmt.Errorf("%s: record batch %d: %w", src, i, err)
-		}
-		rec.Retain()
-		defer rec.Release()
-		recs = append(recs, rec)
-	}
-	tbl := array.NewTableFromRecords(r.Schema(), recs)
-	defer tbl.Release()
 	// The root is REQUIRED, as parquet-mr and current Arrow C++ write it:
 	// the Go writer's default (REPEATED, from early parquet-cpp) misleads
 	// some readers into expecting repetition levels.
@@ -131,7 +123,32 @@ func ToParquet(src, dst string) (err error) {
 	aprops := pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema())
 	err = atomicfile.Write(dst, func(out *os.File) error {
 		// The Parquet writer closes a sink it can; atomicfile closes the file.
-		return pqarrow.WriteTable(tbl, struct{ io.Writer }{out}, batchRows, props, aprops)
+		w, err := pqarrow.NewFileWriter(r.Schema(), struct{ io.Writer }{out}, props, aprops)
+		if err != nil {
+			return err
+		}
+		// A batch at a time, so that memory holds one: each batch (of
+		// batchRows rows, as written) becomes row groups of batchRows rows.
+		for i := 0; i < r.NumRecords(); i++ {
+			rec, err := r.Record(i)
+			if err != nil {
+				return fmt.Errorf("%s: record batch %d: %w", src, i, err)
+			}
+			tbl := array.NewTableFromRecords(r.Schema(), []arrow.Record{rec})
+			err = w.WriteTable(tbl, batchRows)
+			tbl.Release()
+			if err != nil {
+				return err
+			}
+		}
+		if r.NumRecords() == 0 { // one empty row group, as for an empty batch
+			tbl := array.NewTableFromRecords(r.Schema(), nil)
+			defer tbl.Release()
+			if err := w.WriteTable(tbl, batchRows); err != nil {
+				return err
+			}
+		}
+		return w.Close()
 	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", dst, err)

@@ -39,10 +39,15 @@ func sortedKeys(m map[string]string) []string {
 // the policy, every cluster parameter, and the trace's own parameters
 // (prefixed "trace.").
 func Metadata(r *replay.Result, tr *traces.Trace, extra map[string]string) map[string]string {
-	c := r.Config
+	return RunMetadata(r.Scheduler, r.Config, tr, extra)
+}
+
+// RunMetadata is Metadata before the run: for the policy named scheduler
+// on the cluster c.
+func RunMetadata(scheduler string, c replay.Config, tr *traces.Trace, extra map[string]string) map[string]string {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	md := map[string]string{
-		"scheduler":                     r.Scheduler,
+		"scheduler":                     scheduler,
 		"replay.seed":                   strconv.FormatUint(c.Seed, 10),
 		"replay.nodes":                  strconv.Itoa(c.Nodes),
 		"replay.nodes_per_rack":         strconv.Itoa(c.NodesPerRack),
@@ -192,32 +197,40 @@ var (
 // WriteTasks writes one row per task segment.
 func WriteTasks(path string, r *replay.Result, md map[string]string) error {
 	s := &r.Segments
-	schema := schemaOf(TaskColumns, md, "tasks")
-	return writeTable(path, schema, s.Len(), func(b *array.RecordBuilder, lo, hi int) {
-		b.Field(0).(*array.Int32Builder).AppendValues(s.Job[lo:hi], nil)
-		appendCodes(b.Field(1), s.Kind[lo:hi], kindNames)
-		b.Field(2).(*array.Int32Builder).AppendValues(s.Task[lo:hi], nil)
-		b.Field(3).(*array.Int32Builder).AppendValues(s.Attempt[lo:hi], nil)
-		b.Field(4).(*array.Int32Builder).AppendValues(s.Node[lo:hi], nil)
-		appendSecs(b.Field(5).(*array.Float64Builder), s.Start[lo:hi])
-		appendSecs(b.Field(6).(*array.Float64Builder), s.End[lo:hi])
-		appendSecs(b.Field(7).(*array.Float64Builder), s.Swap[lo:hi])
-		appendCodes(b.Field(8), s.Locality[lo:hi], localityNames)
-		appendCodes(b.Field(9), s.Outcome[lo:hi], outcomeNames)
+	return writeTable(path, schemaOf(TaskColumns, md, "tasks"), s.Len(), func(b *array.RecordBuilder, lo, hi int) {
+		fillTasks(b, s, lo, hi)
 	})
+}
+
+// fillTasks appends segments [lo, hi) to a tasks batch.
+func fillTasks(b *array.RecordBuilder, s *replay.Segments, lo, hi int) {
+	b.Field(0).(*array.Int32Builder).AppendValues(s.Job[lo:hi], nil)
+	appendCodes(b.Field(1), s.Kind[lo:hi], kindNames)
+	b.Field(2).(*array.Int32Builder).AppendValues(s.Task[lo:hi], nil)
+	b.Field(3).(*array.Int32Builder).AppendValues(s.Attempt[lo:hi], nil)
+	b.Field(4).(*array.Int32Builder).AppendValues(s.Node[lo:hi], nil)
+	appendSecs(b.Field(5).(*array.Float64Builder), s.Start[lo:hi])
+	appendSecs(b.Field(6).(*array.Float64Builder), s.End[lo:hi])
+	appendSecs(b.Field(7).(*array.Float64Builder), s.Swap[lo:hi])
+	appendCodes(b.Field(8), s.Locality[lo:hi], localityNames)
+	appendCodes(b.Field(9), s.Outcome[lo:hi], outcomeNames)
 }
 
 // WriteOccupancy writes the per-job slot occupancy series.
 func WriteOccupancy(path string, r *replay.Result, md map[string]string) error {
 	o := &r.Occupancy
-	schema := schemaOf(OccupancyColumns, md, "occupancy")
-	return writeTable(path, schema, o.Len(), func(b *array.RecordBuilder, lo, hi int) {
-		appendSecs(b.Field(0).(*array.Float64Builder), o.Time[lo:hi])
-		b.Field(1).(*array.Int32Builder).AppendValues(o.Job[lo:hi], nil)
-		b.Field(2).(*array.Int32Builder).AppendValues(o.RunningMaps[lo:hi], nil)
-		b.Field(3).(*array.Int32Builder).AppendValues(o.RunningReduces[lo:hi], nil)
-		b.Field(4).(*array.Int32Builder).AppendValues(o.Suspended[lo:hi], nil)
+	return writeTable(path, schemaOf(OccupancyColumns, md, "occupancy"), o.Len(), func(b *array.RecordBuilder, lo, hi int) {
+		fillOccupancy(b, o, lo, hi)
 	})
+}
+
+// fillOccupancy appends occupancy rows [lo, hi) to a batch.
+func fillOccupancy(b *array.RecordBuilder, o *replay.Occupancy, lo, hi int) {
+	appendSecs(b.Field(0).(*array.Float64Builder), o.Time[lo:hi])
+	b.Field(1).(*array.Int32Builder).AppendValues(o.Job[lo:hi], nil)
+	b.Field(2).(*array.Int32Builder).AppendValues(o.RunningMaps[lo:hi], nil)
+	b.Field(3).(*array.Int32Builder).AppendValues(o.RunningReduces[lo:hi], nil)
+	b.Field(4).(*array.Int32Builder).AppendValues(o.Suspended[lo:hi], nil)
 }
 
 func appendSecs(b *array.Float64Builder, ts []replay.Time) {

@@ -215,6 +215,36 @@ func (r *Runner) removePartials() error {
 	return nil
 }
 
+// replayStreaming replays trace into dir: the task rows go to disk as the
+// replay runs (a cell of a day-long trace would otherwise hold millions of
+// them per worker), then jobs.arrow is written.
+func replayStreaming(tr *traces.Trace, sched replay.Scheduler, cfg replay.Config, dir string,
+	metadata func(string, replay.Config) map[string]string) (*replay.Result, error) {
+	e, err := replay.New(tr, sched, cfg)
+	if err != nil {
+		return nil, err
+	}
+	md := metadata(sched.Name(), e.Config())
+	var stream *results.Stream
+	if cfg.RecordTasks || cfg.RecordOccupancy {
+		if stream, err = results.NewStream(dir, md, cfg.RecordTasks, cfg.RecordOccupancy); err != nil {
+			return nil, err
+		}
+		e.StreamRows(stream)
+	}
+	res, err := e.Run()
+	if err == nil && stream != nil {
+		err = stream.Commit()
+	}
+	if err != nil {
+		if stream != nil {
+			stream.Abort()
+		}
+		return nil, err
+	}
+	return res, results.WriteJobs(filepath.Join(dir, results.JobsFile), res, md)
+}
+
 // runCell replays one cell and moves its directory into place.
 func (r *Runner) runCell(tc *traceCache, c *Cell) error {
 	te, err := tc.get(c)
@@ -227,14 +257,6 @@ func (r *Runner) runCell(tc *traceCache, c *Cell) error {
 	}
 	cfg := c.Cluster
 	cfg.RecordTasks = r.Output.Tasks
-	run := r.Replay
-	if run == nil {
-		run = replay.Run
-	}
-	res, err := run(te.trace, sched, cfg)
-	if err != nil {
-		return err
-	}
 	final := filepath.Join(r.Dir, c.Dir())
 	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
 		return err
@@ -244,16 +266,32 @@ func (r *Runner) runCell(tc *traceCache, c *Cell) error {
 		return err
 	}
 	defer os.RemoveAll(tmp) // nothing left once renamed
-	md := results.Metadata(res, te.trace, map[string]string{"trace.file": te.file, "sweep.name": tc.sweep,
-		"sweep.cell": fmt.Sprint(c.Index), "label.workload": c.Workload.Name, "label.seed": fmt.Sprint(c.Seed)})
-	for k, v := range c.Options {
-		md["policy."+k] = v
+	metadata := func(name string, cfg replay.Config) map[string]string {
+		md := results.RunMetadata(name, cfg, te.trace, map[string]string{"trace.file": te.file, "sweep.name": tc.sweep,
+			"sweep.cell": fmt.Sprint(c.Index), "label.workload": c.Workload.Name, "label.seed": fmt.Sprint(c.Seed)})
+		for k, v := range c.Options {
+			md["policy."+k] = v
+		}
+		for k, v := range c.Params {
+			md["label."+k] = v
+		}
+		return md
 	}
-	for k, v := range c.Params {
-		md["label."+k] = v
-	}
-	if err := results.WriteAllFormat(tmp, res, md, results.Format(r.Output.Format)); err != nil {
+	var res *replay.Result
+	if r.Replay != nil {
+		if res, err = r.Replay(te.trace, sched, cfg); err != nil {
+			return err
+		}
+		if err := results.WriteAll(tmp, res, metadata(res.Scheduler, res.Config)); err != nil {
+			return err
+		}
+	} else if res, err = replayStreaming(te.trace, sched, cfg, tmp, metadata); err != nil {
 		return err
+	}
+	if results.Format(r.Output.Format) == results.Parquet {
+		if err := results.ConvertResults(tmp); err != nil {
+			return err
+		}
 	}
 	if err := writeJSON(filepath.Join(tmp, CellFile), newRecord(c, te.file, te.sum, te.trace, res)); err != nil {
 		return err

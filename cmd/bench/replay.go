@@ -170,25 +170,51 @@ func runReplay(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	out := c.String("out")
 	start := time.Now()
 	var res *replay.Result
+	var stream *results.Stream
+	var md map[string]string
 	e, err := replay.NewFromSource(src, sched, cfg)
+	if err == nil {
+		md = results.RunMetadata(sched.Name(), e.Config(), tr, map[string]string{"trace.file": filepath.Base(c.String("trace"))})
+		for k, v := range vals {
+			md["policy."+k] = v
+		}
+	}
+	if err == nil && (cfg.RecordTasks || cfg.RecordOccupancy) {
+		// Task and occupancy rows go to disk as they come: the FB-2010
+		// day's would take gigabytes of memory.
+		stream, err = results.NewStream(out, md, cfg.RecordTasks, cfg.RecordOccupancy)
+		if err == nil {
+			e.StreamRows(stream)
+		}
+	}
 	if err == nil {
 		res, err = e.Run()
 	}
 	stopProfile()
 	prog.done()
 	if err != nil {
+		if stream != nil {
+			stream.Abort()
+		}
 		return err
 	}
 	wall := time.Since(start)
-	if out := c.String("out"); out != "" {
-		md := results.Metadata(res, tr, map[string]string{"trace.file": filepath.Base(c.String("trace"))})
-		for k, v := range vals {
-			md["policy."+k] = v
+	if out != "" {
+		if stream != nil {
+			if err := stream.Commit(); err != nil {
+				return err
+			}
 		}
-		if err := results.WriteAllFormat(out, res, md, format); err != nil {
+		if err := results.WriteJobs(filepath.Join(out, results.JobsFile), res, md); err != nil {
 			return err
+		}
+		if format == results.Parquet {
+			if err := results.ConvertResults(out); err != nil {
+				return err
+			}
 		}
 	}
 	printSummary(c.App.Writer, res, wall, time.Since(begin))
