@@ -48,6 +48,9 @@ type HFSP struct {
 	// a larger job; recomputed lazily after events.
 	preemptWanted, preemptDirty bool
 	preemptVer                  uint64  // reduce OrderVersion of preemptWanted
+	// reducesTouched marks a heartbeat in which the policy changed some
+	// job's reduces (their events come only after it).
+	reducesTouched bool
 	alloc                       []int32 // scratch: per order position, slots allotted
 	scratch                     []float64
 	led                         reduceLedger

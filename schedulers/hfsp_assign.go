@@ -10,6 +10,7 @@ import (
 // training slots; then jobs in virtual-cluster order; then, for reduces,
 // preemption of jobs holding more slots than the order gives them.
 func (h *HFSP) OnHeartbeat(hb *replay.Heartbeat) error {
+	h.reducesTouched = false
 	h.advance(hb.Now().Sec())
 	h.checkReduceSamples(hb.View)
 	for k := replay.Map; k <= replay.Reduce; k++ {
@@ -110,7 +111,7 @@ func (h *HFSP) assign(hb *replay.Heartbeat, k replay.TaskKind) error {
 			break
 		}
 	}
-	if k == replay.Reduce && h.o.preemption != "wait" && hb.Free(k) == 0 {
+	if k == replay.Reduce && h.o.preemption != "wait" && hb.Free(k) == 0 && !h.needsNoPreemption() {
 		return h.preempt(hb)
 	}
 	return nil

@@ -80,6 +80,7 @@ func (h *HFSP) fillLedger(v *replay.View, i int, j int32) {
 // noteReduces refreshes job j's ledger entry after its reduces changed.
 // A stale ledger is left alone: it is rebuilt before use.
 func (h *HFSP) noteReduces(v *replay.View, j int32) {
+	h.reducesTouched = true
 	l := &h.led
 	if l.ver == 0 || l.ver != h.orderVer[replay.Reduce] || int(j) >= len(l.rank) || l.rank[j] < 0 {
 		return
@@ -212,6 +213,15 @@ func (h *HFSP) victim(hb *replay.Heartbeat, order []int64, needy int) (replay.Ta
 		}
 	}
 	return best, bestPos >= 0
+}
+
+// needsNoPreemption reports, without computing anything, that preempt
+// would find nothing to do on this heartbeat: WantsBusyHeartbeats' cached
+// answer is still valid (no event and no action of this heartbeat has
+// changed the reduces or their order since) and says that no job waits
+// for slots held by a later one, which is what preempt looks for.
+func (h *HFSP) needsNoPreemption() bool {
+	return !h.preemptDirty && !h.reducesTouched && h.preemptVer == h.vc[replay.Reduce].OrderVersion() && !h.preemptWanted
 }
 
 // WantsBusyHeartbeats implements replay.Preempter: full nodes keep
