@@ -47,14 +47,14 @@ type HFSP struct {
 	// preemptWanted caches whether some reduce job waits for slots held by
 	// a larger job; recomputed lazily after events.
 	preemptWanted, preemptDirty bool
-	preemptVer                  uint64  // reduce OrderVersion of preemptWanted
+	preemptVer                  uint64 // reduce OrderVersion of preemptWanted
 	// reducesTouched marks a heartbeat in which the policy changed some
 	// job's reduces (their events come only after it).
 	reducesTouched bool
-	alloc                       []int32 // scratch: per order position, slots allotted
-	scratch                     []float64
-	led                         reduceLedger
-	triedLate                   []int32 // scratch of the late=ps scan
+	alloc          []int32 // scratch: per order position, slots allotted
+	scratch        []float64
+	led            reduceLedger
+	triedLate      []int32 // scratch of the late=ps scan
 }
 
 type hfspJob struct {
