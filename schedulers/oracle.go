@@ -1,6 +1,7 @@
 package schedulers
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -29,6 +30,15 @@ import (
 // task to launch takes the slot of the youngest task of the job latest in
 // order that holds more than its target, suspended (eager, within the
 // node's cap of suspended tasks; otherwise it waits) or killed.
+//
+// What the order implies is kept up to date from the events rather than
+// recomputed over every job at every heartbeat (there are tens to
+// hundreds in flight, and millions of heartbeats): keys are re-evaluated
+// only for the jobs an event touched (and, under las, those whose level
+// may have ended since), per kind the jobs that may use a slot are listed
+// in order, and the targets and the wish for busy heartbeats are computed
+// again only after something they depend on changed. Each gives what the
+// full recomputation would (oracle_upkeep_test.go checks it event by event).
 type Oracle struct {
 	name string
 	rank oracleRank
@@ -37,28 +47,74 @@ type Oracle struct {
 
 	jobs   []oracleJob
 	order  []int32 // arrived, unfinished jobs in key order (see sortJobs)
-	groups []int32 // order[groups[g]:groups[g+1]] is group g
+	groups []int32 // shared ranks: order[groups[g]:groups[g+1]] is group g
 	delay  replay.Time
 	epoch  uint32
 
+	// rekey lists the jobs whose key may have changed since the last sort
+	// (an event touched them), reorder says the order must be sorted again
+	// (a key changed, a job arrived or finished), and orderVer counts the
+	// changes of the order or its groups: what is derived from them
+	// (positions, candidates, targets, wishes) holds while its version is
+	// orderVer.
+	rekey     []int32
+	reorder   bool
+	joined    bool  // a job arrived or finished since the last sort
+	moved     int32 // the one job whose key changed since, or -1, or -2 if several
+	orderVer  uint32
+	nextCheck replay.Time // las: no job's level can end before
+
+	// cand[k] lists in order the jobs that may use a slot of kind k (a task
+	// suspended, or one that may launch), and during a heartbeat perhaps a
+	// few that no longer may, which serve turns down at no cost.
+	cand    [2][]int32
+	candVer [2]uint32
+
+	// demand[k] holds per order position the job's demand of kind k (see
+	// oracleDemand), while demandVer[k] is orderVer; target[k] the slots
+	// allotted (see targets), while targetVer[k] is orderVer, no demand
+	// changed and the cluster has targetSlots[k] slots.
+	demand      [2][]int32
+	demandVer   [2]uint32
+	target      [2][]int32
+	targetVer   [2]uint32
+	targetStale [2]bool
+	targetSlots [2]int32
+	// byDemand[k][lo:hi] is group [lo, hi)'s water-fill sort by demand,
+	// kept from one call to the next (demands change little), valid while
+	// byDemandVer[k] is orderVer.
+	byDemand    [2][]int32
+	byDemandVer [2]uint32
+	packed      []uint64 // scratch
+
 	wantDirty, want bool
+	// wish[k] is whether kind k wants busy heartbeats (see
+	// WantsBusyHeartbeats), valid while wishVer[k] is orderVer and no event
+	// of kind k (or of a whole job or node) came since.
+	wish      [2]bool
+	wishVer   [2]uint32
+	wishStale [2]bool
+
 	// suspendedOn counts the tasks suspended on each node, roomy the nodes
 	// below the cap: eager preemption is pointless when none is.
 	suspendedOn []int32
 	roomy       int
-	target      []int32 // scratch: per order position, slots allotted
-	demand      []int32 // scratch
-	sorted      []int32 // scratch
+
+	// verify, set by tests, checks the upkeep against a full recomputation
+	// at the step named by what (hb is nil outside heartbeats).
+	verify func(o *Oracle, v *replay.View, hb *replay.Heartbeat, what string, k replay.TaskKind)
 }
 
 // oracleRank computes the key of job j at the current time and says
 // whether jobs with equal keys share (max-min) or are served one by one.
+// A key may change only at an event of its job or, if attained, as the
+// job's attained service grows.
 type oracleRank struct {
 	key    func(o *Oracle, j int32) float64
 	shared bool
-	// attained says whether the attained service of every job must be
-	// tracked (las).
-	attained bool
+	// remaining and attained say whether the remaining work (srpt) or the
+	// attained service (las) of every job must be tracked.
+	remaining, attained bool
 }
 
 type oracleOptions struct {
@@ -69,6 +125,15 @@ type oracleOptions struct {
 }
 
 type oracleJob struct {
+	// what heartbeats read first, together
+	key    float64
+	pos    int32  // position in the order
+	tried  uint32 // epoch at which it could not use the node's slot
+	live   bool   // arrived and not finished: in the order
+	queued bool   // in rekey
+	inCand [2]bool
+	demand [2]int32 // running, suspended and launchable tasks, at its last event
+
 	remaining float64 // true work of its unfinished tasks (slot-s)
 	// attained service: closed segments plus, for the running ones,
 	// runCount·now − segSum (seconds).
@@ -76,13 +141,12 @@ type oracleJob struct {
 	segSum   float64
 	runCount int
 	seg      [2][]replay.Time // per task, start of its running segment, -1 if none
-	key      float64
 	submit   replay.Time
-	// las: cached level of attained service, valid below levelEnd
+	// las: cached level of attained service, valid below levelEnd, which
+	// the service cannot reach before check
 	level, levelEnd float64
-	tried           uint32 // epoch at which it could not use the node's slot
-	// delay scheduling of maps
-	wait delayWait // delay scheduling of its maps
+	check           replay.Time
+	wait            delayWait // delay scheduling of its maps
 }
 
 var (
@@ -100,6 +164,9 @@ func (o *Oracle) Start(v *replay.View) error {
 	o.jobs = make([]oracleJob, v.Jobs())
 	o.suspendedOn = make([]int32, v.Nodes())
 	o.roomy = v.Nodes()
+	o.orderVer = 1 // nothing derived yet
+	o.moved = -1
+	o.nextCheck = replay.Never
 	switch {
 	case o.o.delay < 0:
 		o.delay = min(15*replay.Second, v.HeartbeatInterval()*3/2)
@@ -128,8 +195,10 @@ func (o *Oracle) OnEvent(ev replay.Event, v *replay.View) {
 	switch ev.Kind {
 	case replay.NodeFailed:
 		o.setSuspended(ev.Node, 0)
+		o.wishStale = [2]bool{true, true} // fewer slots
 		return
 	case replay.NodeRecovered:
+		o.wishStale = [2]bool{true, true}
 		return
 	case replay.TaskSuspended:
 		o.setSuspended(ev.Node, o.suspendedOn[ev.Node]+1)
@@ -140,7 +209,9 @@ func (o *Oracle) OnEvent(ev replay.Event, v *replay.View) {
 	switch ev.Kind {
 	case replay.JobArrived:
 		jv := v.Job(ev.Job)
-		jb.remaining = trueSize(jv, replay.Map, v.Config()) + trueSize(jv, replay.Reduce, v.Config())
+		if o.rank.remaining {
+			jb.remaining = trueSize(jv, replay.Map, v.Config()) + trueSize(jv, replay.Reduce, v.Config())
+		}
 		if o.rank.attained {
 			for k := range jb.seg {
 				jb.seg[k] = slices.Repeat([]replay.Time{-1}, jv.Tasks(replay.TaskKind(k)))
@@ -148,6 +219,8 @@ func (o *Oracle) OnEvent(ev replay.Event, v *replay.View) {
 		}
 		jb.submit = jv.Submit()
 		o.order = append(o.order, ev.Job)
+		jb.live = true
+		o.reorder, o.joined = true, true
 	case replay.TaskStarted, replay.TaskResumed:
 		if o.rank.attained {
 			jb.seg[ev.Task.Kind][ev.Task.Index] = ev.Time
@@ -155,7 +228,7 @@ func (o *Oracle) OnEvent(ev replay.Event, v *replay.View) {
 			jb.segSum += ev.Time.Sec()
 		}
 	case replay.TaskFinished, replay.TaskSuspended, replay.TaskKilled, replay.TaskLost:
-		if ev.Kind == replay.TaskFinished {
+		if ev.Kind == replay.TaskFinished && o.rank.remaining {
 			jb.remaining = max(0, jb.remaining-taskWork(v, ev.Task))
 		}
 		if o.rank.attained {
@@ -169,7 +242,77 @@ func (o *Oracle) OnEvent(ev replay.Event, v *replay.View) {
 	case replay.JobFinished:
 		o.order = fairRemove(o.order, ev.Job)
 		jb.seg = [2][]replay.Time{}
+		jb.live = false
+		o.reorder, o.joined = true, true
+		return
 	}
+	if !jb.live {
+		return
+	}
+	// The event may have changed the job's key, its demands, whether it may
+	// use a slot, and (for a task event, in that kind only) the wishes.
+	if !jb.queued {
+		jb.queued = true
+		o.rekey = append(o.rekey, ev.Job)
+	}
+	switch ev.Kind {
+	case replay.TaskStarted, replay.TaskFinished, replay.TaskSuspended, replay.TaskResumed,
+		replay.TaskKilled, replay.TaskLost:
+		o.wishStale[ev.Task.Kind] = true
+	default:
+		o.wishStale = [2]bool{true, true}
+	}
+	o.update(ev.Job, replay.Map)
+	o.update(ev.Job, replay.Reduce)
+}
+
+// update records job j's demand of kind k (staling the targets if it
+// changed) and keeps the list of jobs that may use a slot of kind k, when
+// the list is up to date with the order.
+func (o *Oracle) update(j int32, k replay.TaskKind) {
+	jb := &o.jobs[j]
+	jv := o.v.Job(j)
+	if d := oracleDemand(jv, k); d != jb.demand[k] {
+		jb.demand[k] = d
+		o.targetStale[k], o.wishStale[k] = true, true
+		if !o.reorder && o.demandVer[k] == o.orderVer {
+			o.demand[k][jb.pos] = d
+		}
+	}
+	in := mayServe(jv, k)
+	if in == jb.inCand[k] {
+		return
+	}
+	o.wishStale[k] = true
+	if o.reorder || o.candVer[k] != o.orderVer {
+		return // the list is rebuilt before its next use
+	}
+	jb.inCand[k] = in
+	c := o.cand[k]
+	i, found := slices.BinarySearchFunc(c, jb.pos, func(x, p int32) int { return cmp.Compare(o.jobs[x].pos, p) })
+	switch {
+	case in && !found:
+		o.cand[k] = slices.Insert(c, i, j)
+	case !in && found:
+		o.cand[k] = slices.Delete(c, i, i+1)
+	}
+}
+
+// oracleDemand is what a job may hold of kind k: its running, suspended
+// and launchable tasks.
+func oracleDemand(jv replay.JobView, k replay.TaskKind) int32 {
+	d := jv.Running(k) + jv.Suspended(k)
+	if k == replay.Map || jv.ReducesEligible() {
+		d += jv.Pending(k)
+	}
+	return int32(d)
+}
+
+// mayServe reports whether a job may use a slot of kind k on some node: it
+// has a task suspended, or one it may launch. serve turns any other down
+// without side effects.
+func mayServe(jv replay.JobView, k replay.TaskKind) bool {
+	return jv.Suspended(k) > 0 || jv.Pending(k) > 0 && (k == replay.Map || jv.ReducesEligible())
 }
 
 // setSuspended records that node n holds c suspended tasks.
@@ -185,18 +328,94 @@ func (o *Oracle) setSuspended(n int32, c int32) {
 
 // attained is job j's attained service in slot-seconds: the slot time of
 // all its attempts so far.
-func (o *Oracle) attained(j int32) float64 {
-	jb := &o.jobs[j]
-	return jb.closed + float64(jb.runCount)*o.v.Now().Sec() - jb.segSum
+func (o *Oracle) attained(j int32) float64 { return o.jobs[j].attainedAt(o.v.Now()) }
+
+// attainedAt is the job's attained service at time t if no event of its
+// comes before. It never decreases with t (each rounded operation is
+// monotonic).
+func (jb *oracleJob) attainedAt(t replay.Time) float64 {
+	return jb.closed + float64(jb.runCount)*t.Sec() - jb.segSum
 }
 
-// sortJobs brings the key order up to date and rebuilds its groups. Keys
-// change little between calls, so an insertion sort on the last order
-// costs about one pass.
+// sortJobs brings the key order up to date and rebuilds its groups. Only
+// the keys that may have changed are evaluated again: those of the jobs
+// an event touched and, under las, of the jobs whose service may have
+// reached the end of their level (check); the others would give the same.
+// Keys change little between calls, so an insertion sort on the last
+// order costs about one pass, and none if no key changed.
 func (o *Oracle) sortJobs() {
-	for _, j := range o.order {
-		o.jobs[j].key = o.rank.key(o, j)
+	if now := o.v.Now(); o.rank.attained && now >= o.nextCheck {
+		o.nextCheck = replay.Never
+		for _, j := range o.order {
+			if o.jobs[j].check <= now {
+				o.rekeyJob(j)
+			}
+			o.nextCheck = min(o.nextCheck, o.jobs[j].check)
+		}
 	}
+	for _, j := range o.rekey {
+		jb := &o.jobs[j]
+		jb.queued = false
+		if jb.live {
+			o.rekeyJob(j)
+			if o.rank.attained {
+				o.nextCheck = min(o.nextCheck, jb.check)
+			}
+		}
+	}
+	o.rekey = o.rekey[:0]
+	if o.reorder {
+		o.resort()
+	}
+	if o.verify != nil {
+		o.verify(o, o.v, nil, "order", 0)
+	}
+}
+
+// rekeyJob evaluates job j's key again, and under las when its level may
+// end next.
+func (o *Oracle) rekeyJob(j int32) {
+	jb := &o.jobs[j]
+	if key := o.rank.key(o, j); key != jb.key {
+		jb.key = key
+		if o.moved = j; o.reorder {
+			o.moved = -2 // more than one
+		}
+		o.reorder = true
+	}
+	if o.rank.attained {
+		jb.check = o.levelCheck(jb)
+	}
+}
+
+// levelCheck is a time before which the job's attained service cannot
+// reach the end of its level (Never if none of its tasks runs), for as
+// long as no event of the job comes: the latest tick found where the
+// rounded service is still below, plus one.
+func (o *Oracle) levelCheck(jb *oracleJob) replay.Time {
+	now := o.v.Now()
+	switch {
+	case jb.attainedAt(now) >= jb.levelEnd:
+		return now // not after lasKey, which moves the end past now
+	case jb.runCount == 0:
+		return replay.Never
+	}
+	sec := (jb.levelEnd - jb.closed + jb.segSum) / float64(jb.runCount)
+	if !(sec < float64(replay.Never/replay.Second)) {
+		return replay.Never // far beyond any trace
+	}
+	c := replay.Time(sec * float64(replay.Second))
+	for step := replay.Time(1); c > now && jb.attainedAt(c) >= jb.levelEnd; step *= 2 {
+		c -= step
+	}
+	return max(c, now) + 1
+}
+
+// resort sorts the order again after a key changed or a job arrived or
+// left, and rebuilds the positions and groups. Only if one of them changed
+// is the order's version new (srpt's keys change at every task end, the
+// order seldom).
+func (o *Oracle) resort() {
 	less := func(a, b int32) bool {
 		ja, jb := &o.jobs[a], &o.jobs[b]
 		if ja.key != jb.key {
@@ -207,18 +426,74 @@ func (o *Oracle) sortJobs() {
 		}
 		return a < b
 	}
-	for i := 1; i < len(o.order); i++ {
-		for p := i; p > 0 && less(o.order[p], o.order[p-1]); p-- {
-			o.order[p], o.order[p-1] = o.order[p-1], o.order[p]
+	changed := o.joined
+	if j := o.moved; !o.joined && j >= 0 {
+		// One key changed: that job moves to its place among the others,
+		// which are in order.
+		i := int(o.jobs[j].pos)
+		for ; i > 0 && less(j, o.order[i-1]); i-- {
+			o.order[i] = o.order[i-1]
+			o.jobs[o.order[i]].pos = int32(i)
+			changed = true
+		}
+		for ; i+1 < len(o.order) && less(o.order[i+1], j); i++ {
+			o.order[i] = o.order[i+1]
+			o.jobs[o.order[i]].pos = int32(i)
+			changed = true
+		}
+		o.order[i], o.jobs[j].pos = j, int32(i)
+	} else {
+		for i := 1; i < len(o.order); i++ {
+			for p := i; p > 0 && less(o.order[p], o.order[p-1]); p-- {
+				o.order[p], o.order[p-1] = o.order[p-1], o.order[p]
+				changed = true
+			}
+		}
+		if changed {
+			for i, j := range o.order {
+				o.jobs[j].pos = int32(i)
+			}
 		}
 	}
-	o.groups = append(o.groups[:0], 0)
-	for i := 1; i < len(o.order); i++ {
-		if !o.rank.shared || o.jobs[o.order[i]].key != o.jobs[o.order[i-1]].key {
-			o.groups = append(o.groups, int32(i))
+	o.reorder, o.joined, o.moved = false, false, -1
+	if o.rank.shared {
+		// Groups change with the order, or with a key in place.
+		n := 1
+		for i := 1; i < len(o.order) && !changed; i++ {
+			if o.jobs[o.order[i]].key != o.jobs[o.order[i-1]].key {
+				changed = n >= len(o.groups)-1 || o.groups[n] != int32(i)
+				n++
+			}
+		}
+		if changed = changed || n != len(o.groups)-1; changed {
+			o.groups = append(o.groups[:0], 0)
+			for i := 1; i < len(o.order); i++ {
+				if o.jobs[o.order[i]].key != o.jobs[o.order[i-1]].key {
+					o.groups = append(o.groups, int32(i))
+				}
+			}
+			o.groups = append(o.groups, int32(len(o.order)))
 		}
 	}
-	o.groups = append(o.groups, int32(len(o.order)))
+	if changed {
+		o.orderVer++
+	}
+}
+
+// candidates lists in order the jobs that may use a slot of kind k.
+func (o *Oracle) candidates(k replay.TaskKind) []int32 {
+	if o.candVer[k] != o.orderVer {
+		c := o.cand[k][:0]
+		for _, j := range o.order {
+			in := mayServe(o.v.Job(j), k)
+			o.jobs[j].inCand[k] = in
+			if in {
+				c = append(c, j)
+			}
+		}
+		o.cand[k], o.candVer[k] = c, o.orderVer
+	}
+	return o.cand[k]
 }
 
 // OnHeartbeat implements replay.Scheduler.
@@ -239,13 +514,24 @@ func (o *Oracle) OnHeartbeat(hb *replay.Heartbeat) error {
 	return nil
 }
 
-// fill gives the node's free slots of kind k away in group order.
+// fill gives the node's free slots of kind k away in group order. Jobs
+// that cannot use a slot are not in the candidates: offered one, they would
+// turn it down, at no cost but the offer.
 func (o *Oracle) fill(hb *replay.Heartbeat, k replay.TaskKind) error {
 	o.epoch++
-	g := 0
-	for hb.Free(k) > 0 && g < len(o.groups)-1 {
+	cand := o.candidates(k)
+	if o.verify != nil {
+		o.verify(o, hb.View, hb, "fill", k)
+	}
+	for lo, hi := 0, 0; lo < len(cand) && hb.Free(k) > 0; {
+		if hi <= lo { // the group's candidates are cand[lo:hi]
+			hi = lo + 1
+			for o.rank.shared && hi < len(cand) && o.jobs[cand[hi]].key == o.jobs[cand[lo]].key {
+				hi++
+			}
+		}
 		best := int32(-1)
-		for _, j := range o.order[o.groups[g]:o.groups[g+1]] {
+		for _, j := range cand[lo:hi] {
 			if o.jobs[j].tried == o.epoch {
 				continue
 			}
@@ -254,7 +540,7 @@ func (o *Oracle) fill(hb *replay.Heartbeat, k replay.TaskKind) error {
 			}
 		}
 		if best < 0 {
-			g++
+			lo = hi
 			continue
 		}
 		ok, err := o.serve(hb, k, best)

@@ -63,7 +63,8 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return &Oracle{name: "srpt", o: o, rank: oracleRank{key: func(o *Oracle, j int32) float64 { return o.jobs[j].remaining }}}, nil
+			return &Oracle{name: "srpt", o: o, rank: oracleRank{remaining: true,
+				key: func(o *Oracle, j int32) float64 { return o.jobs[j].remaining }}}, nil
 		},
 	})
 	mustRegister(Policy{
