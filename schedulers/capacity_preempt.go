@@ -14,10 +14,8 @@ import (
 // has less work (running plus waiting tasks).
 func (c *Capacity) ideal(n *capNode, k replay.TaskKind) int {
 	want := n.used[k]
-	for _, j := range n.apps {
-		if jv := c.v.Job(j); launchable(jv, k) {
-			want += jv.Pending(k)
-		}
+	for _, j := range n.ready[k] {
+		want += c.v.Job(j).Pending(k)
 	}
 	return min(int(math.Floor(c.guarantee(n, k)+1e-9)), want)
 }
@@ -125,7 +123,10 @@ func (c *Capacity) marked(node int32, ref replay.TaskRef) bool {
 // killHere kills the victims chosen for this tracker that still run the
 // attempt chosen.
 func (c *Capacity) killHere(hb *replay.Heartbeat) error {
-	n, err := killMarked(hb, &c.kills[hb.Node()], func(r replay.TaskRef) { c.account(r, -1) })
+	n, err := killMarked(hb, &c.kills[hb.Node()], func(r replay.TaskRef) {
+		c.account(r, -1)
+		c.refresh(hb.View, r.Job)
+	})
 	c.nKills -= n
 	return err
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 
 	"sojourn/replay"
@@ -56,6 +57,16 @@ type Disco struct {
 	scratch []Schedulable
 	shares  []float64
 	epoch   uint32
+
+	// Indexes of the active jobs (disco_index.go).
+	cands    [2]discoHeap
+	unserved [2][]int32
+	between  []int32
+	pend     []fairVictim     // makeRoom's scratch: the kills already asked
+	touched  []int32          // makeRoom's scratch: the jobs with planned kills
+	ex       []int32          // randomVictim's scratch
+	out      []replay.TaskRef // maps left out of running-map sets by randomVictim
+	room     uint32           // makeRooms that planned kills, for discoJob.room
 }
 
 type discoOptions struct {
@@ -72,6 +83,14 @@ type discoJob struct {
 	// shuffle ends, once known (-1 until then).
 	mapsDoneAt, transEnd replay.Time
 	tried                uint32 // epoch at which it could not use the node
+
+	active   bool     // arrived and not finished (in Disco.active)
+	pos      [2]int32 // place in cands (plus one; 0: absent)
+	unserved [2]bool  // in Disco.unserved
+	between  bool     // in Disco.between
+	planned  int      // makeRoom's scratch: kills asked of it
+	run      *discoRunSet
+	room     uint32 // Disco.room when its asked kills were left out of run
 }
 
 var (
@@ -124,6 +143,9 @@ func (d *Disco) Start(v *replay.View) error {
 	d.jobs = make([]discoJob, v.Jobs())
 	d.kills = make([][]fairVictim, v.Nodes())
 	d.holds = make([][]int32, v.Nodes())
+	for k := range d.cands {
+		d.cands[k].pos = func(j int32) *int32 { return &d.jobs[j].pos[k] }
+	}
 	return nil
 }
 
@@ -133,22 +155,33 @@ func (d *Disco) OnEvent(ev replay.Event, v *replay.View) {
 	switch ev.Kind {
 	case replay.JobArrived:
 		d.active = append(d.active, ev.Job)
+		d.jobs[ev.Job].active = true
 		d.jobs[ev.Job].transEnd, d.jobs[ev.Job].mapsDoneAt = -1, -1
 		d.makeRoom(v, ev.Job)
 	case replay.TaskKilled, replay.TaskLost:
+		d.trackRun(ev)
 		if ev.Task.Kind == replay.Reduce {
 			d.jobs[ev.Job].transEnd = -1
 		}
+	case replay.TaskStarted, replay.TaskSuspended, replay.TaskResumed:
+		d.trackRun(ev)
 	case replay.TaskFinished:
+		d.trackRun(ev)
 		if d.o.hold && ev.Task.Kind == replay.Map {
 			d.maybeHold(v, ev.Task.Job, ev.Node)
 		}
 	case replay.JobFinished:
 		d.active = fairRemove(d.active, ev.Job)
-		for n := range d.holds {
-			d.holds[n] = removeAll(d.holds[n], ev.Job)
+		jb := &d.jobs[ev.Job]
+		jb.active = false
+		jb.run = nil
+		// held counts the job's entries in holds: with none, skip the walk.
+		if jb.held > 0 {
+			for n := range d.holds {
+				d.holds[n] = removeAll(d.holds[n], ev.Job)
+			}
 		}
-		d.jobs[ev.Job].held = 0
+		jb.held = 0
 	case replay.NodeFailed:
 		d.nKills -= len(d.kills[ev.Node])
 		d.kills[ev.Node] = d.kills[ev.Node][:0]
@@ -156,6 +189,9 @@ func (d *Disco) OnEvent(ev replay.Event, v *replay.View) {
 			d.jobs[j].held--
 		}
 		d.holds[ev.Node] = d.holds[ev.Node][:0]
+	}
+	if ev.Kind != replay.NodeFailed && ev.Kind != replay.NodeRecovered {
+		d.refresh(v, ev.Job)
 	}
 }
 
@@ -209,36 +245,58 @@ func (d *Disco) makeRoom(v *replay.View, j int32) {
 	}
 	d.computeShares(v, k)
 	need := int(math.Floor(d.jobs[j].share[k]+1e-9)) - d.freeSlots(v, k)
-	planned := map[int32]int{}
+	if need <= 0 {
+		return
+	}
+	// The kills already asked, counted per job in planned (reset on the
+	// way out) and kept in pend for victimOf.
+	d.room++
+	pend, touched := d.pend[:0], d.touched[:0]
 	for _, vs := range d.kills {
 		for _, vi := range vs {
-			planned[vi.ref.Job]++
+			pend = append(pend, vi)
+			if d.jobs[vi.ref.Job].planned == 0 {
+				touched = append(touched, vi.ref.Job)
+			}
+			d.jobs[vi.ref.Job].planned++
 		}
 	}
 	for ; need > 0; need-- {
 		best, bestOver := int32(-1), 0.0
 		for _, o := range d.active {
-			over := float64(v.Job(o).Running(k)-planned[o]) - d.jobs[o].share[k]
+			over := float64(v.Job(o).Running(k)-d.jobs[o].planned) - d.jobs[o].share[k]
 			if o != j && over >= 1-1e-9 && over > bestOver {
 				best, bestOver = o, over
 			}
 		}
 		if best < 0 {
-			return
+			break
 		}
-		vi, ok := d.victimOf(v, best, k)
+		vi, ok := d.victimOf(v, best, k, pend)
 		if !ok {
-			return
+			break
 		}
 		d.kills[vi.node] = append(d.kills[vi.node], vi)
 		d.nKills++
-		planned[best]++
+		pend = append(pend, vi)
+		if d.jobs[best].planned == 0 {
+			touched = append(touched, best)
+		}
+		d.jobs[best].planned++
 	}
+	for _, o := range touched {
+		d.jobs[o].planned = 0
+	}
+	d.pend, d.touched = pend, touched
+	d.restore()
 }
 
-// victimOf picks a running task of kind k of job j not already doomed:
-// at random or the youngest.
-func (d *Disco) victimOf(v *replay.View, j int32, k replay.TaskKind) (fairVictim, bool) {
+// victimOf picks a running task of kind k of job j not already doomed
+// (asked to die in pend): at random or the youngest.
+func (d *Disco) victimOf(v *replay.View, j int32, k replay.TaskKind, pend []fairVictim) (fairVictim, bool) {
+	if d.o.victim == "random" && k == replay.Map {
+		return d.randomVictim(v, j, pend)
+	}
 	var cands []fairVictim
 	for t := range int32(v.Job(j).Tasks(k)) {
 		ref := replay.TaskRef{Job: j, Kind: k, Index: t}
@@ -261,6 +319,53 @@ func (d *Disco) victimOf(v *replay.View, j int32, k replay.TaskKind) (fairVictim
 		}
 	}
 	return best, true
+}
+
+// randomVictim is victimOf's random choice among job j's running maps
+// without walking them: the candidates are the running maps, in index
+// order, less those asked to die on the node they run on, so the same
+// draw picks the same one. For the rest of makeRoom, the maps asked to die
+// are left out of the job's running-map set (restore puts them back).
+func (d *Disco) randomVictim(v *replay.View, j int32, pend []fairVictim) (fairVictim, bool) {
+	rs := d.runSet(v, j)
+	if jb := &d.jobs[j]; jb.room != d.room {
+		jb.room = d.room
+		ex := d.ex[:0]
+		for _, vi := range pend {
+			if vi.ref.Job != j || vi.ref.Kind != replay.Map {
+				continue
+			}
+			if tv := v.Task(vi.ref); tv.Running() && tv.Node() == vi.node {
+				ex = append(ex, vi.ref.Index)
+			}
+		}
+		slices.Sort(ex)
+		for _, t := range slices.Compact(ex) {
+			d.leaveOut(j, t)
+		}
+		d.ex = ex
+	}
+	if rs.n == 0 {
+		return fairVictim{}, false
+	}
+	ref := replay.TaskRef{Job: j, Kind: replay.Map, Index: rs.nth(int32(d.rng.IntN(int(rs.n))))}
+	d.leaveOut(j, ref.Index) // makeRoom asks for its death
+	tv := v.Task(ref)
+	return fairVictim{ref: ref, node: tv.Node(), attempts: tv.Attempts(), start: tv.AttemptStart()}, true
+}
+
+// leaveOut takes job j's map t out of its running-map set until restore.
+func (d *Disco) leaveOut(j, t int32) {
+	d.jobs[j].run.add(t, -1)
+	d.out = append(d.out, replay.TaskRef{Job: j, Kind: replay.Map, Index: t})
+}
+
+// restore puts back the maps randomVictim left out.
+func (d *Disco) restore() {
+	for _, r := range d.out {
+		d.jobs[r.Job].run.add(r.Index, 1)
+	}
+	d.out = d.out[:0]
 }
 
 func (d *Disco) doomed(node int32, ref replay.TaskRef) bool {

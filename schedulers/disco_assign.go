@@ -86,7 +86,7 @@ func (d *Disco) OnHeartbeat(hb *replay.Heartbeat) error {
 		if usable <= 0 || hb.Demand(k) == 0 {
 			continue
 		}
-		d.computeShares(hb.View, k)
+		// No fair shares here: pick does not need them (see pick).
 		d.epoch++
 		for usable > 0 {
 			j := d.pick(hb, k)
@@ -99,6 +99,7 @@ func (d *Disco) OnHeartbeat(hb *replay.Heartbeat) error {
 			}
 			if ok {
 				usable--
+				d.refresh(hb.View, j)
 			} else {
 				d.jobs[j].tried = d.epoch
 			}
@@ -112,29 +113,35 @@ func (d *Disco) OnHeartbeat(hb *replay.Heartbeat) error {
 // job below its fair share with the fewest running tasks; then, so that no
 // slot idles, any job with the fewest running tasks. Ties go to the
 // earlier arrival. Jobs found unable to use the node are skipped.
+//
+// A job that can launch a task has a demand above its running tasks, so
+// its max-min share min(R, demand) leaves it below its share exactly when
+// its running tasks are below R − 1e-9, whatever R the shares' water
+// level is: the jobs below their share are the least loaded ones, and the
+// last two rules are one, the fewest running tasks, then the earlier
+// arrival (the top of cands). The rules walk the indexes, not every job.
 func (d *Disco) pick(hb *replay.Heartbeat, k replay.TaskKind) int32 {
 	ok := func(j int32) bool { return d.jobs[j].tried != d.epoch && launchable(hb.Job(j), k) }
 	if k == replay.Reduce && d.o.hold {
-		for _, j := range d.active {
+		for _, j := range d.between {
 			if d.inTransition(hb.View, j) && ok(j) {
 				return j
 			}
 		}
 	}
-	for _, j := range d.active {
-		if !d.jobs[j].served[k] && ok(j) {
+	for _, j := range d.unserved[k] {
+		if ok(j) {
 			return j
 		}
 	}
-	best, below := int32(-1), false
+	if j := d.cands[k].top(); j < 0 || ok(j) {
+		return j
+	}
+	// The least loaded job was found unable to use the node (rare): walk.
+	best := int32(-1)
 	for _, j := range d.active {
-		if !ok(j) {
-			continue
-		}
-		r := hb.Job(j).Running(k)
-		b := float64(r) < d.jobs[j].share[k]-1e-9
-		if best < 0 || b && !below || b == below && r < hb.Job(best).Running(k) {
-			best, below = j, b
+		if ok(j) && (best < 0 || hb.Job(j).Running(k) < hb.Job(best).Running(k)) {
+			best = j
 		}
 	}
 	return best
@@ -160,7 +167,7 @@ func (d *Disco) launch(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool, 
 // killHere kills the victims chosen for this tracker that still run the
 // attempt chosen.
 func (d *Disco) killHere(hb *replay.Heartbeat) error {
-	n, err := killMarked(hb, &d.kills[hb.Node()], nil)
+	n, err := killMarked(hb, &d.kills[hb.Node()], func(r replay.TaskRef) { d.refresh(hb.View, r.Job) })
 	d.nKills -= n
 	return err
 }

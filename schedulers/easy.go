@@ -60,9 +60,16 @@ type Easy struct {
 	last        replay.Time // time the deficits were integrated to
 	nextShares  replay.Time
 	sharesDirty bool
-	scratch     []Schedulable
-	shares      []float64
 	cands       []int32
+
+	// The task level's state of the admitted jobs (easy_tasks.go) and the
+	// fair shares' (easy_shares.go).
+	tl        easyTaskLevel
+	heap      []easyCand
+	shares    easyShares
+	poolJobs  []int // admitted jobs per pool
+	livePools int   // pools with admitted jobs
+	nonUnit   int   // admitted jobs of weight other than 1
 }
 
 type easyOptions struct {
@@ -82,9 +89,7 @@ type easyJob struct {
 	start    replay.Time
 	pool     int
 	weight   float64
-	share    [2]float64
-	deficit  [2]float64
-	running  [2]int // running tasks since the last integration
+	pos      int32 // place among the admitted jobs (Easy.admitted, Easy.tl)
 	// delay scheduling of maps
 	wait delayWait // delay scheduling of its maps
 }
@@ -228,7 +233,7 @@ func (e *Easy) OnEvent(ev replay.Event, v *replay.View) {
 	case replay.JobFinished:
 		jb := &e.jobs[ev.Job]
 		if jb.admitted {
-			e.admitted = fairRemove(e.admitted, ev.Job)
+			e.leave(ev.Job)
 			e.reserved[0] -= jb.width[0]
 			e.reserved[1] -= jb.width[1]
 		} else { // a job with no task ends at once
@@ -238,6 +243,9 @@ func (e *Easy) OnEvent(ev replay.Event, v *replay.View) {
 		e.pass(v)
 	case replay.ReducesEligible, replay.TaskFinished, replay.TaskKilled, replay.TaskLost, replay.NodeFailed, replay.NodeRecovered:
 		e.sharesDirty = true
+	}
+	if ev.Kind != replay.NodeFailed && ev.Kind != replay.NodeRecovered && e.jobs[ev.Job].admitted {
+		e.track(v, ev.Job)
 	}
 	e.snapshot(v)
 }
@@ -251,8 +259,7 @@ func (e *Easy) fits(j int32, free [2]int, capacity [2]int) bool {
 func (e *Easy) admit(j int32, now replay.Time, free *[2]int) {
 	jb := &e.jobs[j]
 	jb.admitted, jb.start = true, now
-	jb.deficit = [2]float64{}
-	e.admitted = append(e.admitted, j)
+	e.enter(j)
 	e.queue = fairRemove(e.queue, j)
 	for k := range 2 {
 		e.reserved[k] += jb.width[k]

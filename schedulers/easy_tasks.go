@@ -1,39 +1,13 @@
 package schedulers
 
-import (
-	"cmp"
-	"slices"
+import "sojourn/replay"
 
-	"sojourn/replay"
-)
+// The task level of Easy: deficit-based fair sharing among admitted jobs
+// (its state and integration: easy_state.go; its shares: easy_shares.go).
 
-// The task level of Easy: deficit-based fair sharing among admitted jobs.
-
-// integrate adds (fair share − running) × elapsed time to every admitted
-// job's deficit, with the shares and running counts of the interval since
-// the last call.
-func (e *Easy) integrate(v *replay.View) {
-	now := v.Now()
-	dt := (now - e.last).Sec()
-	e.last = now
-	if dt <= 0 {
-		return
-	}
-	for _, j := range e.admitted {
-		jb := &e.jobs[j]
-		for k := range 2 {
-			jb.deficit[k] += (jb.share[k] - float64(jb.running[k])) * dt
-		}
-	}
-}
-
-// snapshot records the running counts (and, when due, the fair shares)
-// that hold until the next integration.
+// snapshot recomputes the fair shares when due; with the running counts
+// kept by track, they hold until the next integration.
 func (e *Easy) snapshot(v *replay.View) {
-	for _, j := range e.admitted {
-		jv := v.Job(j)
-		e.jobs[j].running = [2]int{jv.Running(replay.Map), jv.Running(replay.Reduce)}
-	}
 	if e.sharesDirty || v.Now() >= e.nextShares {
 		e.computeShares(v)
 	}
@@ -49,50 +23,22 @@ func (e *Easy) demand(v *replay.View, j int32, k replay.TaskKind) float64 {
 	return float64(d)
 }
 
-// computeShares divides each kind's slots among the pools with admitted
-// jobs (equal weights), then each pool's share among its jobs (priority
-// weights), every share capped at the demand.
-func (e *Easy) computeShares(v *replay.View) {
-	e.sharesDirty = false
-	e.nextShares = v.Now() + replay.Seconds(e.o.update)
-	pools := map[int][]int32{}
-	var ids []int
-	for _, j := range e.admitted {
-		p := e.jobs[j].pool
-		if pools[p] == nil {
-			ids = append(ids, p)
-		}
-		pools[p] = append(pools[p], j)
-	}
-	slices.Sort(ids)
-	for k := range 2 {
-		kind := replay.TaskKind(k)
-		s := e.scratch[:0]
-		for _, p := range ids {
-			var d float64
-			for _, j := range pools[p] {
-				d += e.demand(v, j, kind)
-			}
-			s = append(s, Schedulable{Weight: 1, Demand: d})
-		}
-		poolShares := ExactFairShares(nil, s, float64(v.Slots(kind)))
-		for i, p := range ids {
-			s = s[:0]
-			for _, j := range pools[p] {
-				s = append(s, Schedulable{Weight: e.jobs[j].weight, Demand: e.demand(v, j, kind)})
-			}
-			e.shares = ExactFairShares(e.shares, s, poolShares[i])
-			for x, j := range pools[p] {
-				e.jobs[j].share[k] = e.shares[x]
-			}
-		}
-		e.scratch = s
-	}
+// easyCand is a job with a task to launch, by its place among the
+// admitted jobs, and its deficit.
+type easyCand struct {
+	def float64
+	pos int32
+}
+
+// before is the heartbeat's order: decreasing deficit, then admission.
+func (a easyCand) before(b easyCand) bool {
+	return a.def > b.def || a.def == b.def && a.pos < b.pos
 }
 
 // OnHeartbeat implements replay.Scheduler: for each kind, rounds over the
 // admitted jobs in decreasing deficit, one task per job per round, until
-// the node's slots are full or no job can use them.
+// the node's slots are full or no job can use them. The first round takes
+// the jobs from a heap, since it usually stops after a few.
 func (e *Easy) OnHeartbeat(hb *replay.Heartbeat) error {
 	e.v = hb.View
 	e.integrate(hb.View)
@@ -101,23 +47,36 @@ func (e *Easy) OnHeartbeat(hb *replay.Heartbeat) error {
 		if hb.Free(k) == 0 {
 			continue
 		}
-		cands := e.cands[:0]
-		for _, j := range e.admitted {
-			if launchable(hb.Job(j), k) {
-				cands = append(cands, j)
+		h := e.heap[:0]
+		for _, p := range e.tl.ready[k].list {
+			h = append(h, easyCand{e.tl.def[k][p], p})
+		}
+		for i := len(h)/2 - 1; i >= 0; i-- {
+			easyDown(h, i)
+		}
+		next := e.cands[:0]
+		for hb.Free(k) > 0 && len(h) > 0 {
+			j := e.admitted[h[0].pos]
+			h[0] = h[len(h)-1]
+			h = h[:len(h)-1]
+			easyDown(h, 0)
+			ok, err := e.launchTracked(hb, k, j)
+			if err != nil {
+				return err
+			}
+			if ok && launchable(hb.Job(j), k) {
+				next = append(next, j)
 			}
 		}
-		slices.SortStableFunc(cands, func(a, b int32) int {
-			return cmp.Compare(e.jobs[b].deficit[k], e.jobs[a].deficit[k])
-		})
-		e.cands = cands
+		e.heap = h
+		cands := next
 		for hb.Free(k) > 0 && len(cands) > 0 {
 			next := cands[:0]
 			for _, j := range cands {
 				if hb.Free(k) == 0 {
 					break
 				}
-				ok, err := e.launch(hb, k, j)
+				ok, err := e.launchTracked(hb, k, j)
 				if err != nil {
 					return err
 				}
@@ -127,9 +86,43 @@ func (e *Easy) OnHeartbeat(hb *replay.Heartbeat) error {
 			}
 			cands = next
 		}
+		e.cands = cands
 	}
 	e.snapshot(hb.View)
 	return nil
+}
+
+// easyDown sifts h[i] down the heap ordered by before.
+func easyDown(h []easyCand, i int) {
+	n := len(h)
+	if n == 0 {
+		return
+	}
+	x := h[i]
+	for {
+		c := 2*i + 1
+		if c >= n {
+			break
+		}
+		if c+1 < n && h[c+1].before(h[c]) {
+			c++
+		}
+		if !h[c].before(x) {
+			break
+		}
+		h[i] = h[c]
+		i = c
+	}
+	h[i] = x
+}
+
+// launchTracked is launch, then track of the job if it launched.
+func (e *Easy) launchTracked(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool, error) {
+	ok, err := e.launch(hb, k, j)
+	if ok && err == nil {
+		e.track(hb.View, j)
+	}
+	return ok, err
 }
 
 // launch starts one task of kind k of job j on the node, maps under delay
