@@ -56,6 +56,9 @@ type Capacity struct {
 	nKills    int
 	starved   bool // some leaf was starved at the last check
 	dirty     bool // starved must be recomputed
+
+	leaves map[*CapacityQueue]*capNode
+	err    error // a job submitted to no queue
 }
 
 type capacityOptions struct {
@@ -160,38 +163,43 @@ func (c *Capacity) Name() string { return "capacity" }
 func (c *Capacity) Start(v *replay.View) error {
 	c.v = v
 	c.root = c.build(c.qs.Root, nil)
-	leaves := map[*CapacityQueue]*capNode{}
+	c.leaves = map[*CapacityQueue]*capNode{}
 	c.walk(c.root, func(n *capNode) {
 		if n.q.Leaf() {
-			leaves[n.q] = n
+			c.leaves[n.q] = n
 		}
 	})
 	c.jobs = make([]capJob, v.Jobs())
 	c.kills = make([][]fairVictim, v.Nodes())
-	for j := range int32(v.Jobs()) {
-		jv := v.Job(j)
-		q, ok := c.qs.Queue(jv.Pool())
-		if !ok {
-			var names []string
-			for _, l := range c.qs.Leaves {
-				names = append(names, l.Name)
-			}
-			src := c.qs.File
-			if src == "" {
-				src = "the default queues"
-			}
-			return fmt.Errorf("job %d (%s) is submitted to pool %q, which names no leaf queue of %s (leaves: %s) and there is no leaf called %s",
-				j, jv.Trace().Name, jv.Pool(), src, strings.Join(names, ", "), DefaultQueueName)
+	return nil
+}
+
+// admit puts arriving job j in its leaf queue and user. This waits for the
+// arrival because a job's pool and name are known only once it has been
+// read (a replay streams its trace).
+func (c *Capacity) admit(v *replay.View, j int32) error {
+	jv := v.Job(j)
+	q, ok := c.qs.Queue(jv.Pool())
+	if !ok {
+		var names []string
+		for _, l := range c.qs.Leaves {
+			names = append(names, l.Name)
 		}
-		leaf := leaves[q]
-		user := c.userOf(jv)
-		u := leaf.users[user]
-		if u == nil {
-			u = &capUser{}
-			leaf.users[user] = u
+		src := c.qs.File
+		if src == "" {
+			src = "the default queues"
 		}
-		c.jobs[j] = capJob{leaf: leaf, user: u}
+		return fmt.Errorf("job %d (%s) is submitted to pool %q, which names no leaf queue of %s (leaves: %s) and there is no leaf called %s",
+			j, jv.Trace().Name, jv.Pool(), src, strings.Join(names, ", "), DefaultQueueName)
 	}
+	leaf := c.leaves[q]
+	user := c.userOf(jv)
+	u := leaf.users[user]
+	if u == nil {
+		u = &capUser{}
+		leaf.users[user] = u
+	}
+	c.jobs[j].leaf, c.jobs[j].user = leaf, u
 	return nil
 }
 
@@ -231,6 +239,10 @@ func (c *Capacity) OnEvent(ev replay.Event, v *replay.View) {
 	c.dirty = true
 	switch ev.Kind {
 	case replay.JobArrived:
+		if err := c.admit(v, ev.Job); err != nil {
+			c.err = cmp.Or(c.err, err)
+			return
+		}
 		leaf := c.jobs[ev.Job].leaf
 		i, _ := slices.BinarySearchFunc(leaf.apps, ev.Job, func(a, b int32) int { return fifoCompare(v, a, b) })
 		leaf.apps = slices.Insert(leaf.apps, i, ev.Job)
@@ -276,6 +288,9 @@ func (c *Capacity) served(n *capNode, k replay.TaskKind) float64 {
 
 // OnHeartbeat implements replay.Scheduler.
 func (c *Capacity) OnHeartbeat(hb *replay.Heartbeat) error {
+	if c.err != nil {
+		return c.err // from a job's arrival, which cannot return it
+	}
 	c.v = hb.View
 	c.dirty = true
 	if c.o.preempt && hb.Now() >= c.nextCheck {

@@ -179,9 +179,9 @@ root.b.user-limit-factor = 2
 	}
 }
 
-// TestCapacityUnknownPool: a job whose pool names no leaf is refused at
-// the start of the run, naming the pool and the leaves, unless a leaf
-// called default takes it.
+// TestCapacityUnknownPool: a job whose pool names no leaf is refused when
+// it arrives (the run stops at the next heartbeat with an error naming the
+// pool and the leaves), unless a leaf called default takes it.
 func TestCapacityUnknownPool(t *testing.T) {
 	noDefault := writeFile(t, "q.conf", "root.a.capacity = 50\nroot.b.capacity = 50\n")
 	withDefault := writeFile(t, "d.conf", "root.a.capacity = 50\nroot.default.capacity = 50\n")
