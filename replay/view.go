@@ -183,6 +183,12 @@ func (j JobView) Tasks(k TaskKind) int {
 	return int(j.j.nrd)
 }
 
+// Replicas lists the nodes holding the blocks of the job's maps, map t's
+// at [t·r, (t+1)·r) for r = len/Tasks(Map). The slice is the engine's:
+// read it, do not keep or change it. It is nil before the job arrives and
+// after it finished.
+func (j JobView) Replicas() []int32 { return j.j.replicas }
+
 // Pending counts tasks of kind k waiting for a first or new attempt.
 func (j JobView) Pending(k TaskKind) int { return int(j.j.pending[k]) }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 
 	"sojourn/replay"
@@ -26,9 +27,13 @@ type HFSP struct {
 	// orderVer is the virtual cluster's OrderVersion when order was copied.
 	orderVer [2]uint64
 	// jobsInTraining per phase, in arrival order; sampling, those of them
-	// with sample tasks left to launch (some may have none any more).
+	// with sample tasks left to launch, for reduces from the time they may
+	// launch (a job waiting for slow-start could take no slot).
 	training [2][]int32
 	sampling [2][]int32
+	// sampled lists, in arrival order, the jobs in reduce training whose
+	// samples have all launched: checkReduceSamples' candidates.
+	sampled []int32
 	// zombies finished for real but not yet in the virtual cluster;
 	// zombieSeen is the virtual cluster's Completions when they were last
 	// looked at (none of them can finish virtually without one).
@@ -44,6 +49,10 @@ type HFSP struct {
 	pastSum   [2]float64
 	pastCount [2]int
 	delay     replay.Time
+	// waits is the delay scheduling of each job's maps, and local their
+	// locality bitmaps (see hfsp_local.go).
+	waits []hfspWait
+	local localBits
 	// preemptWanted caches whether some reduce job waits for slots held by
 	// a larger job; recomputed lazily after events.
 	preemptWanted, preemptDirty bool
@@ -51,23 +60,22 @@ type HFSP struct {
 	// reducesTouched marks a heartbeat in which the policy changed some
 	// job's reduces (their events come only after it).
 	reducesTouched bool
-	alloc          []int32 // scratch: per order position, slots allotted
 	scratch        []float64
 	led            reduceLedger
 	triedLate      []int32 // scratch of the late=ps scan
 }
 
+// hfspJob is HFSP's record of a job, the flags a heartbeat reads first.
+// Its maps' delay scheduling is in HFSP.waits.
 type hfspJob struct {
 	arrived, realDone [2]bool
 	inVC              [2]bool
-	tasks             [2]int
 	trained           [2]bool
+	tasks             [2]int
 	samples           [2][]int32 // indices of sample tasks, in launch order
 	estimate          [2]float64 // size given to the virtual cluster (slot-s)
 	errFactor         float64    // map estimate error multiplier
 	vfinish           [2]float64 // virtual completion time, once seen
-	// delay scheduling state (maps)
-	wait delayWait // delay scheduling of its maps
 	// checkAt is the earliest time the reduce samples may all have
 	// reported (see reduceCheckAt); 0 after an event of the job.
 	checkAt replay.Time
@@ -198,6 +206,14 @@ func (h *HFSP) Start(v *replay.View) error {
 	for k := replay.Map; k <= replay.Reduce; k++ {
 		h.vc[k] = NewVirtualCluster(float64(v.Slots(k)), h.o.virtualSpeed)
 	}
+	h.waits = make([]hfspWait, v.Jobs())
+	for j := range h.waits {
+		h.waits[j].bits = -1
+	}
+	if n := v.Nodes(); n > 0 {
+		h.local.nodeWords = (n + 63) / 64
+		h.local.words = h.local.nodeWords + (int(v.Rack(int32(n-1)))+1+63)/64
+	}
 	h.trainSlots[replay.Map] = trainSlots(h.o.trainMapSlots, v.Slots(replay.Map))
 	h.trainSlots[replay.Reduce] = trainSlots(h.o.trainRedSlots, v.Slots(replay.Reduce))
 	switch {
@@ -244,10 +260,13 @@ func (h *HFSP) OnEvent(ev replay.Event, v *replay.View) {
 	switch ev.Kind {
 	case replay.TaskStarted, replay.TaskFinished, replay.TaskSuspended, replay.TaskResumed,
 		replay.TaskKilled, replay.TaskLost, replay.MapsDone:
-		// A reduce's events, and the end of the map phase (when waiting
-		// reduces start their shuffle), may let its samples report.
-		if ev.Kind == replay.MapsDone || ev.Task.Kind == replay.Reduce {
-			h.jobs[ev.Job].checkAt = 0
+		// A reduce sample's events, and the end of the map phase (when
+		// waiting reduces start their shuffle), may let the samples report
+		// sooner, if the job's reduces are in training.
+		hj := &h.jobs[ev.Job]
+		if hj.arrived[replay.Reduce] && !hj.trained[replay.Reduce] &&
+			(ev.Kind == replay.MapsDone || ev.Task.Kind == replay.Reduce && h.isSample(ev.Task)) {
+			hj.checkAt = 0
 			h.nextCheck = 0
 		}
 	}
@@ -260,8 +279,12 @@ func (h *HFSP) OnEvent(ev replay.Event, v *replay.View) {
 		if h.isSample(ev.Task) {
 			h.trainingRunning[ev.Task.Kind]--
 		}
+		if ev.Kind != replay.TaskSuspended && ev.Task.Kind == replay.Map {
+			h.mapPendingAgain(ev.Job, v)
+		}
 		h.reserve(v, ev.Task.Kind, ev.Job)
 	case replay.ReducesEligible:
+		h.startSampling(ev.Job)
 		h.reserve(v, replay.Reduce, ev.Job)
 	case replay.TaskResumed:
 		if h.isSample(ev.Task) {
@@ -325,12 +348,45 @@ func (h *HFSP) arrive(j int32, v *replay.View) {
 			hj.trained[k] = true
 		} else {
 			h.training[k] = append(h.training[k], j)
-			h.sampling[k] = append(h.sampling[k], j)
+			if k == replay.Map {
+				h.sampling[k] = append(h.sampling[k], j)
+			}
 		}
 		hj.estimate[k] = size
 		hj.inVC[k] = true
 		h.vc[k].Add(int64(j), size, float64(n))
 	}
+}
+
+// startSampling puts job j, whose reduces may now launch, in the reduce
+// sampling list if its reduces are in training, at its place in arrival
+// order (jobs arrive in index order).
+func (h *HFSP) startSampling(j int32) {
+	const k = replay.Reduce
+	if hj := &h.jobs[j]; !hj.arrived[k] || hj.trained[k] {
+		return
+	}
+	h.sampling[k] = insertSorted(h.sampling[k], j)
+}
+
+// stopSampling takes job j out of phase k's sampling list, once it is
+// trained or all its samples launched.
+func (h *HFSP) stopSampling(j int32, k replay.TaskKind) {
+	h.sampling[k] = deleteSorted(h.sampling[k], j)
+}
+
+// insertSorted and deleteSorted keep a list of jobs in index order, which
+// is arrival order.
+func insertSorted(s []int32, j int32) []int32 {
+	i, _ := slices.BinarySearch(s, j)
+	return slices.Insert(s, i, j)
+}
+
+func deleteSorted(s []int32, j int32) []int32 {
+	if i, ok := slices.BinarySearch(s, j); ok {
+		return slices.Delete(s, i, i+1)
+	}
+	return s
 }
 
 func (h *HFSP) trueSize(k replay.TaskKind) bool {

@@ -1,10 +1,6 @@
 package schedulers
 
-import (
-	"slices"
-
-	"sojourn/replay"
-)
+import "sojourn/replay"
 
 // OnHeartbeat implements replay.Scheduler: sample tasks first, within the
 // training slots; then jobs in virtual-cluster order; then, for reduces,
@@ -29,19 +25,16 @@ func (h *HFSP) checkReduceSamples(v *replay.View) {
 		return // no job's samples can have reported (see reduceCheckAt)
 	}
 	next := replay.Never
-	for i := 0; i < len(h.training[replay.Reduce]); i++ {
-		j := h.training[replay.Reduce][i]
+	for i := 0; i < len(h.sampled); i++ {
+		j := h.sampled[i]
 		hj := &h.jobs[j]
-		if len(hj.samples[replay.Reduce]) != h.sampleTarget(v.Job(j), replay.Reduce) {
-			continue // until a sample launches (an event)
-		}
 		if hj.checkAt > now {
 			next = min(next, hj.checkAt)
 			continue
 		}
-		before := len(h.training[replay.Reduce])
+		before := len(h.sampled)
 		h.tryEstimate(j, replay.Reduce, v)
-		if len(h.training[replay.Reduce]) < before {
+		if len(h.sampled) < before {
 			i--
 		} else {
 			hj.checkAt = h.reduceCheckAt(j, v)
@@ -78,12 +71,8 @@ func (h *HFSP) assign(hb *replay.Heartbeat, k replay.TaskKind) error {
 	// fewer than the training slots run samples.
 	for hb.Free(k) > 0 && h.trainingRunning[k] < h.trainSlots[k] {
 		launched := false
-		for i := 0; i < len(h.sampling[k]); i++ {
-			j := h.sampling[k][i]
-			if h.jobs[j].trained[k] || len(h.jobs[j].samples[k]) >= h.sampleTarget(hb.Job(j), k) {
-				// Out of training, or every sample launched: for good.
-				h.sampling[k] = slices.Delete(h.sampling[k], i, i+1)
-				i--
+		for _, j := range h.sampling[k] {
+			if k == replay.Map && h.refusesHere(hb, j) {
 				continue
 			}
 			ok, err := h.launchNew(hb, k, j)
@@ -156,16 +145,28 @@ func (h *HFSP) launchNew(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool
 		return false, nil
 	}
 	hj := &h.jobs[j]
-	idx, ok := pendingTask(hb, j, k, &hj.wait, h.delay)
+	var idx int32
+	var ok bool
+	if k == replay.Map {
+		idx, ok = h.pendingMap(hb, j)
+	} else {
+		idx, ok = hb.PendingReduce(j)
+	}
 	if !ok {
 		return false, nil
 	}
 	ref := replay.TaskRef{Job: j, Kind: k, Index: idx}
 	if h.isSample(ref) {
 		h.trainingRunning[k]++
-	} else if !hj.trained[k] && len(hj.samples[k]) < h.sampleTarget(jv, k) {
+	} else if !hj.trained[k] && len(hj.samples[k]) < h.sampleTarget(hj, k) {
 		hj.samples[k] = append(hj.samples[k], idx)
 		h.trainingRunning[k]++
+		if len(hj.samples[k]) == h.sampleTarget(hj, k) {
+			h.stopSampling(j, k) // every sample launched
+			if k == replay.Reduce {
+				h.sampled = insertSorted(h.sampled, j)
+			}
+		}
 	}
 	err := hb.Launch(ref)
 	if k == replay.Reduce {

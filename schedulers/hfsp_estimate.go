@@ -12,7 +12,8 @@ func (h *HFSP) taskFinished(t replay.TaskRef, v *replay.View) {
 	tv := v.Task(t)
 	h.pastSum[t.Kind] += tv.RunTime().Sec()
 	h.pastCount[t.Kind]++
-	if h.isSample(t) {
+	sample := h.isSample(t)
+	if sample {
 		h.trainingRunning[t.Kind]--
 	}
 	jv := v.Job(t.Job)
@@ -20,6 +21,9 @@ func (h *HFSP) taskFinished(t replay.TaskRef, v *replay.View) {
 		// The phase is over for real; it stays in the virtual cluster
 		// until it finishes there too (FSP ages it to completion).
 		hj.realDone[t.Kind] = true
+		if t.Kind == replay.Map {
+			h.dropBlocks(t.Job)
+		}
 		h.endTraining(t.Job, t.Kind)
 		if hj.inVC[t.Kind] {
 			if at, _, done := h.vc[t.Kind].Finished(int64(t.Job)); done {
@@ -32,13 +36,20 @@ func (h *HFSP) taskFinished(t replay.TaskRef, v *replay.View) {
 		}
 		return
 	}
-	if !hj.trained[t.Kind] {
+	// Maps are estimated when their samples have all finished, so only a
+	// sample's end can make it possible; reduces also by the time their
+	// samples have run.
+	if !hj.trained[t.Kind] && (sample || t.Kind == replay.Reduce) {
 		h.tryEstimate(t.Job, t.Kind, v)
 	}
 }
 
 func (h *HFSP) endTraining(j int32, k replay.TaskKind) {
 	h.jobs[j].trained[k] = true
+	h.stopSampling(j, k)
+	if k == replay.Reduce {
+		h.sampled = deleteSorted(h.sampled, j)
+	}
 	for i, x := range h.training[k] {
 		if x == j {
 			h.training[k] = append(h.training[k][:i], h.training[k][i+1:]...)
@@ -47,10 +58,10 @@ func (h *HFSP) endTraining(j int32, k replay.TaskKind) {
 	}
 }
 
-// sampleTarget is the number of samples of phase k of job j: s, or all
+// sampleTarget is the number of samples of phase k of job hj: s, or all
 // its tasks if it has fewer.
-func (h *HFSP) sampleTarget(jv replay.JobView, k replay.TaskKind) int {
-	return min(h.o.samples, jv.Tasks(k))
+func (h *HFSP) sampleTarget(hj *hfspJob, k replay.TaskKind) int {
+	return min(h.o.samples, hj.tasks[k])
 }
 
 // tryEstimate re-estimates a phase once all its samples have reported:
@@ -59,7 +70,7 @@ func (h *HFSP) sampleTarget(jv replay.JobView, k replay.TaskKind) int {
 func (h *HFSP) tryEstimate(j int32, k replay.TaskKind, v *replay.View) {
 	hj := &h.jobs[j]
 	jv := v.Job(j)
-	if len(hj.samples[k]) < h.sampleTarget(jv, k) {
+	if len(hj.samples[k]) < h.sampleTarget(hj, k) {
 		return
 	}
 	var size float64

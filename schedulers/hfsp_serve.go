@@ -77,6 +77,10 @@ func (h *HFSP) serveInOrder(hb *replay.Heartbeat, k replay.TaskKind, from *int) 
 	s := h.serveList(hb.View, k)
 	for i := *from; i < len(s.jobs); {
 		j := s.jobs[i]
+		if k == replay.Map && h.refusesHere(hb, j) {
+			i++ // left in the list, as after any refusal
+			continue
+		}
 		ok, err := h.serveJob(hb, k, j)
 		if ok || err != nil {
 			*from = i

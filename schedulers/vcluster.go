@@ -50,13 +50,16 @@ const FinishedEpsilon = 1e-9
 // Methods panic on misuse: unknown or duplicate ids, negative or NaN sizes,
 // caps or slots, and time going backwards.
 type VirtualCluster struct {
+	// What Advance reads on every call, first, in one cache line.
+	now     float64
+	due     float64 // when the next completion or segment is (-Inf: unknown)
+	dirty   bool    // sizes are materialized at now; projection is stale
+	version uint64
+	seq     int
+
 	slots, speed float64
-	now          float64
 	jobs         []vjob
 	index        idIndex
-	seq          int
-	dirty        bool // sizes are materialized at now; projection is stale
-	version      uint64
 
 	// Projection, valid when !dirty.
 	order []int32 // finished jobs by seq, then the others by (finish, id)
@@ -68,19 +71,23 @@ type VirtualCluster struct {
 	segT, segG, segL []float64
 
 	byCap, byWork, heap []int32 // scratch for project
-	keys                []sortKey
+	// The last projection's sorted lists (see vcluster_sort.go), and the
+	// mark of the jobs found in the list being sorted.
+	workKeys, capKeys, orderKeys []sortKey
+	epoch                        uint32
 }
 
 type vjob struct {
 	id       int64
 	work     float64 // remaining work when the projection started
 	cap      float64
-	finished bool
 	seq      int
 	finish   float64 // recorded finish time if finished, else projected
 	capAt    float64 // projected time from which the job runs at its cap
 	gAtCap   float64 // level service received before capAt
-	state    uint8   // scratch for project
+	mark     uint32  // scratch for resort
+	finished bool
+	state    uint8 // scratch for project
 }
 
 const (
@@ -197,6 +204,15 @@ func (vc *VirtualCluster) Remove(id int64) {
 // Advance ages every job up to time now, recording each virtual completion
 // on the way at its exact time, in order of time and then id.
 func (vc *VirtualCluster) Advance(now float64) {
+	// The common case, inlined: nothing is due by now (so now < +Inf).
+	if !vc.dirty && now >= vc.now && now < vc.due {
+		vc.now = now
+		return
+	}
+	vc.advance(now)
+}
+
+func (vc *VirtualCluster) advance(now float64) {
 	if !(now >= vc.now) || math.IsInf(now, 1) {
 		panic(fmt.Sprintf("schedulers: Advance(%g) from time %g", now, vc.now))
 	}
@@ -209,8 +225,12 @@ func (vc *VirtualCluster) Advance(now float64) {
 }
 
 // settle records the completions due by now, in order, and finds the
-// level segment containing now.
+// level segment containing now. Nothing is due before vc.due: most calls
+// stop there.
 func (vc *VirtualCluster) settle() {
+	if vc.now < vc.due {
+		return
+	}
 	for vc.next < len(vc.order) {
 		j := &vc.jobs[vc.order[vc.next]]
 		if j.finish > vc.now {
@@ -222,6 +242,13 @@ func (vc *VirtualCluster) settle() {
 	}
 	for vc.seg+1 < len(vc.segT) && vc.segT[vc.seg+1] <= vc.now {
 		vc.seg++
+	}
+	vc.due = math.Inf(1)
+	if vc.next < len(vc.order) {
+		vc.due = vc.jobs[vc.order[vc.next]].finish
+	}
+	if vc.seg+1 < len(vc.segT) {
+		vc.due = min(vc.due, vc.segT[vc.seg+1])
 	}
 }
 

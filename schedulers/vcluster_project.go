@@ -1,10 +1,6 @@
 package schedulers
 
-import (
-	"cmp"
-	"math"
-	"slices"
-)
+import "math"
 
 // project recomputes the fluid future from the sizes stored at now.
 //
@@ -16,7 +12,6 @@ import (
 // heap of capped finish times, gives every finish time in O(n log n).
 func (vc *VirtualCluster) project() {
 	now := vc.now
-	byWork, byCap := vc.byWork[:0], vc.byCap[:0]
 	for i := range vc.jobs {
 		j := &vc.jobs[i]
 		switch {
@@ -26,12 +21,10 @@ func (vc *VirtualCluster) project() {
 			j.state, j.finish = stDone, now
 		default:
 			j.state, j.finish, j.capAt, j.gAtCap = stLevel, math.Inf(1), math.Inf(1), 0
-			byWork = append(byWork, int32(i))
-			byCap = append(byCap, int32(i))
 		}
 	}
-	vc.sortBy(byWork, func(j *vjob) float64 { return j.work })
-	vc.sortBy(byCap, func(j *vjob) float64 { return j.cap })
+	byWork := vc.resort(&vc.workKeys, byWorkKind, vc.byWork)
+	byCap := vc.resort(&vc.capKeys, byCapKind, vc.byCap)
 
 	vc.segT, vc.segG, vc.segL = vc.segT[:0], vc.segG[:0], vc.segL[:0]
 	vc.heap = vc.heap[:0]
@@ -96,75 +89,16 @@ func (vc *VirtualCluster) project() {
 	}
 }
 
-// sortKey is a job's place in a sort: by x, then seq, then id. Sorting
-// these, rather than indices looked up through the jobs, is what makes a
-// projection cheap.
-type sortKey struct {
-	x   float64
-	seq int
-	id  int64
-	i   int32
-}
-
-// compareKeys orders sort keys. Sizes, caps and times are never NaN
-// (Add and Update refuse it), so < is cmp.Compare.
-func compareKeys(a, b sortKey) int {
-	switch {
-	case a.x < b.x:
-		return -1
-	case a.x > b.x:
-		return 1
-	case a.seq != b.seq:
-		return cmp.Compare(a.seq, b.seq)
-	}
-	return cmp.Compare(a.id, b.id)
-}
-
-// sortBy sorts the jobs idx by (x(job), id).
-func (vc *VirtualCluster) sortBy(idx []int32, x func(*vjob) float64) {
-	keys := vc.keys[:0]
-	for _, i := range idx {
-		j := &vc.jobs[i]
-		keys = append(keys, sortKey{x: x(j), id: j.id, i: i})
-	}
-	slices.SortFunc(keys, compareKeys)
-	for k := range keys {
-		idx[k] = keys[k].i
-	}
-	vc.keys = keys
-}
-
 // buildOrder sorts jobs as Order reports them and rewinds the cursors.
 func (vc *VirtualCluster) buildOrder() {
 	vc.version++
-	vc.order = vc.order[:0]
-	for i := range vc.jobs {
-		vc.order = append(vc.order, int32(i))
-	}
-	// Recorded finishes are ≤ now ≤ projected ones, and sequence numbers
-	// follow recorded finish times; unfinished jobs rank after finished
-	// ones that finished at the same time.
-	seqKey := func(j *vjob) int {
-		if j.finished {
-			return j.seq
-		}
-		return math.MaxInt
-	}
-	keys := vc.keys[:0]
-	for _, i := range vc.order {
-		j := &vc.jobs[i]
-		keys = append(keys, sortKey{j.finish, seqKey(j), j.id, i})
-	}
-	slices.SortFunc(keys, compareKeys)
-	for k := range keys {
-		vc.order[k] = keys[k].i
-	}
-	vc.keys = keys
+	vc.order = vc.resort(&vc.orderKeys, byFinishKind, vc.order)
 	vc.next = 0
 	for vc.next < len(vc.order) && vc.jobs[vc.order[vc.next]].finished {
 		vc.next++
 	}
 	vc.seg = 0
+	vc.due = math.Inf(-1)
 }
 
 // heapLess orders capped jobs by (finish, id).
