@@ -2,9 +2,10 @@ package schedulers
 
 import "sojourn/replay"
 
-// delayWait is one job's delay-scheduling state (Zaharia et al.), as HFSP,
-// the oracles and easy apply it: whether, and since when, the job has been
-// skipped for want of a node-local map.
+// delayWait is one job's delay-scheduling state (Zaharia et al.), as the
+// oracles and easy apply it (HFSP keeps the same state next to its
+// locality bitmaps, hfsp_local.go): whether, and since when, the job has
+// been skipped for want of a node-local map.
 type delayWait struct {
 	skipping bool
 	since    replay.Time

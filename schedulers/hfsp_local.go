@@ -32,19 +32,11 @@ type hfspWait struct {
 	skipping bool        // it was refused for want of a close map
 }
 
-// level is the worst locality the job may accept now: node-local until it
-// has waited delay, rack-local until twice that, then any. A zero delay
-// turns delay scheduling off. (delayWait.level, for this record.)
+// level is delayWait.level for this record: the worst locality the job
+// may accept now.
 func (w *hfspWait) level(delay, now replay.Time) replay.Locality {
-	switch {
-	case delay == 0:
-		return replay.OffRack
-	case !w.skipping || now-w.since < delay:
-		return replay.NodeLocal
-	case now-w.since < 2*delay:
-		return replay.RackLocal
-	}
-	return replay.OffRack
+	d := delayWait{skipping: w.skipping, since: w.since}
+	return d.level(delay, now)
 }
 
 // localBits is the arena and layout of the jobs' locality bitmaps: each
