@@ -380,13 +380,7 @@ func (c *Capacity) assignInLeaf(hb *replay.Heartbeat, n *capNode, k replay.TaskK
 		if c.jobs[j].user.used[k]+1 > limit {
 			continue
 		}
-		var idx int32
-		var ok bool
-		if k == replay.Map {
-			idx, _, ok = hb.PendingMap(j, hb.Node(), replay.OffRack)
-		} else {
-			idx, ok = hb.PendingReduce(j)
-		}
+		idx, ok := anyPending(hb, j, k)
 		if !ok {
 			continue
 		}

@@ -118,11 +118,7 @@ func ParseCapacityQueues(r io.Reader, name string) (*CapacityQueues, error) {
 	ln := 0
 	for sc.Scan() {
 		ln++
-		text := sc.Text()
-		if i := strings.IndexByte(text, '#'); i >= 0 {
-			text = text[:i]
-		}
-		text = strings.TrimSpace(text)
+		text := stripComment(sc.Text())
 		if text == "" {
 			continue
 		}

@@ -26,6 +26,15 @@ func (w *delayWait) level(delay, now replay.Time) replay.Locality {
 	return replay.OffRack
 }
 
+// localityDelay is the delay-scheduling wait for the locality-delay
+// option, in seconds: -1 picks min(15 s, 1.5 heartbeats), 0 turns it off.
+func localityDelay(opt float64, v *replay.View) replay.Time {
+	if opt < 0 {
+		return min(15*replay.Second, v.HeartbeatInterval()*3/2)
+	}
+	return replay.Seconds(opt)
+}
+
 // pendingTask is job j's next task of kind k for this tracker: a map at
 // the locality its wait allows (the wait starts when none is close enough
 // and ends when one is found), or any pending reduce.
@@ -42,6 +51,17 @@ func pendingTask(hb *replay.Heartbeat, j int32, k replay.TaskKind, w *delayWait,
 	}
 	w.skipping = false
 	return t, true
+}
+
+// anyPending is job j's next task of kind k for this tracker without delay
+// scheduling: a map at the best locality the node offers, or any pending
+// reduce.
+func anyPending(hb *replay.Heartbeat, j int32, k replay.TaskKind) (int32, bool) {
+	if k == replay.Reduce {
+		return hb.PendingReduce(j)
+	}
+	t, _, ok := hb.PendingMap(j, hb.Node(), replay.OffRack)
+	return t, ok
 }
 
 // killMarked kills the victims marked for this tracker's heartbeat that

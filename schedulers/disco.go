@@ -1,11 +1,9 @@
 package schedulers
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 
 	"sojourn/replay"
 )
@@ -123,10 +121,7 @@ func NewDisco(s Settings) (*Disco, error) {
 		o.victim, err = s.OneOf("victim", "random", "youngest")
 	}
 	if err == nil {
-		o.seed, err = strconv.ParseUint(s.String("seed"), 10, 64)
-		if err != nil {
-			err = fmt.Errorf("%s.seed: %q is not a non-negative integer", s.Policy, s.String("seed"))
-		}
+		o.seed, err = s.Uint64("seed")
 	}
 	if err != nil {
 		return nil, err

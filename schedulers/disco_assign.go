@@ -150,13 +150,7 @@ func (d *Disco) pick(hb *replay.Heartbeat, k replay.TaskKind) int32 {
 // launch starts a task of kind k of job j on the node (maps at the best
 // locality the node offers).
 func (d *Disco) launch(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool, error) {
-	var idx int32
-	var ok bool
-	if k == replay.Map {
-		idx, _, ok = hb.PendingMap(j, hb.Node(), replay.OffRack)
-	} else {
-		idx, ok = hb.PendingReduce(j)
-	}
+	idx, ok := anyPending(hb, j, k)
 	if !ok {
 		return false, nil
 	}

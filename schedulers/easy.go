@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 
 	"sojourn/replay"
 )
@@ -130,14 +129,7 @@ func NewEasy(s Settings) (*Easy, error) {
 	get(func() (e error) { o.jobShare, e = s.Float("job-share"); return })
 	get(func() (e error) { order, e = s.OneOf("backfill-order", "sjf", "fcfs"); return })
 	get(func() (e error) { o.alpha, e = s.Float("alpha"); return })
-	get(func() error {
-		v, e := strconv.ParseUint(s.String("error-seed"), 10, 64)
-		if e != nil {
-			return fmt.Errorf("%s.error-seed: %q is not a non-negative integer", s.Policy, s.String("error-seed"))
-		}
-		o.errorSeed = v
-		return nil
-	})
+	get(func() (e error) { o.errorSeed, e = s.Uint64("error-seed"); return })
 	get(func() (e error) { o.update, e = s.Float("update-interval"); return })
 	get(func() (e error) { o.delay, e = s.Float("locality-delay"); return })
 	switch {
@@ -163,10 +155,7 @@ func (e *Easy) Name() string { return "easy" }
 func (e *Easy) Start(v *replay.View) error {
 	e.v = v
 	e.jobs = make([]easyJob, v.Jobs())
-	e.delay = replay.Seconds(e.o.delay)
-	if e.o.delay < 0 {
-		e.delay = min(15*replay.Second, v.HeartbeatInterval()*3/2)
-	}
+	e.delay = localityDelay(e.o.delay, v)
 	return nil
 }
 

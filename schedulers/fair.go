@@ -242,10 +242,7 @@ func (f *Fair) Start(v *replay.View) error {
 	f.alive = v.Nodes()
 	f.jobs = make([]fairJob, v.Jobs())
 	f.kills = make([][]fairVictim, v.Nodes())
-	f.delay = replay.Seconds(f.o.delay)
-	if f.o.delay == -1 {
-		f.delay = min(15*replay.Second, v.HeartbeatInterval()*3/2)
-	}
+	f.delay = localityDelay(f.o.delay, v)
 	return nil
 }
 

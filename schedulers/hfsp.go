@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 
 	"sojourn/replay"
 )
@@ -159,14 +158,7 @@ func NewHFSP(s Settings) (*HFSP, error) {
 	get(func() (e error) { o.errorModel, e = s.OneOf("error", "uniform", "lognormal"); return })
 	get(func() (e error) { o.alpha, e = s.Float("alpha"); return })
 	get(func() (e error) { o.sigma, e = s.Float("sigma"); return })
-	get(func() (e error) {
-		v, e := strconv.ParseUint(s.String("error-seed"), 10, 64)
-		if e != nil {
-			return fmt.Errorf("hfsp.error-seed: %q is not a non-negative integer", s.String("error-seed"))
-		}
-		o.errorSeed = v
-		return nil
-	})
+	get(func() (e error) { o.errorSeed, e = s.Uint64("error-seed"); return })
 	get(func() error {
 		v, e := s.OneOf("oracle", "none", "maps", "reduces", "both")
 		o.trueSizesMaps = v == "maps" || v == "both"
@@ -216,12 +208,7 @@ func (h *HFSP) Start(v *replay.View) error {
 	}
 	h.trainSlots[replay.Map] = trainSlots(h.o.trainMapSlots, v.Slots(replay.Map))
 	h.trainSlots[replay.Reduce] = trainSlots(h.o.trainRedSlots, v.Slots(replay.Reduce))
-	switch {
-	case h.o.delay < 0:
-		h.delay = min(15*replay.Second, v.HeartbeatInterval()*3/2)
-	default:
-		h.delay = replay.Seconds(h.o.delay)
-	}
+	h.delay = localityDelay(h.o.delay, v)
 	return nil
 }
 

@@ -19,16 +19,16 @@ import (
 // suspended + launchable), until they run out. A job done for real has
 // none of the three. So every position before the boundary gets all it
 // wants, the boundary what is left, the later ones nothing. The ledger
-// keeps the allotment, and which positions are needy (allotted more than
-// they hold, with a task suspended or to launch) or over (holding more
-// than allotted), as the counts change: a change of a job's want moves
-// only the boundary, so the busy heartbeats' tests never walk the order.
+// keeps the boundary (the allotment follows from it), and which positions
+// are needy (allotted more than they hold, with a task suspended or to
+// launch) or over (holding more than allotted), as the counts change: a
+// change of a job's want moves only the boundary, so the busy heartbeats'
+// tests never walk the order.
 type reduceLedger struct {
 	ver               uint64  // OrderVersion it was built from (0: never)
 	rank              []int32 // by job: position in the order, -1 if none
 	members           []int32 // jobs with a rank
 	run, susp, launch []int32 // by position
-	alloc             []int32 // by position: slots allotted
 	// slots is the number of reduce slots allotted; bnd the first position
 	// given less than it wants (len if none), and before the slots given
 	// to the positions before it.
@@ -106,7 +106,19 @@ func (h *HFSP) noteReduces(v *replay.View, j int32) {
 
 func (l *reduceLedger) want(i int) int32 { return l.run[i] + l.susp[i] + l.launch[i] }
 
-// allot computes the allotment of every position for slots slots.
+// allotted is position i's allotment: all it wants before the boundary,
+// what is left at it, nothing after.
+func (l *reduceLedger) allotted(i int) int32 {
+	switch {
+	case i < int(l.bnd):
+		return l.want(i)
+	case i == int(l.bnd):
+		return l.slots - l.before
+	}
+	return 0
+}
+
+// allot computes the allotment for slots slots, and every position's bits.
 func (l *reduceLedger) allot(slots int32) {
 	n := len(l.run)
 	l.slots, l.bnd, l.before = slots, int32(n), 0
@@ -118,7 +130,6 @@ func (l *reduceLedger) allot(slots int32) {
 		}
 		l.before += w
 	}
-	l.alloc = grow32(l.alloc, n)
 	words := (n + 63) / 64
 	l.needy, l.over = growBits(l.needy, words), growBits(l.over, words)
 	for i := range n {
@@ -135,8 +146,9 @@ func growBits(s []uint64, n int) []uint64 {
 	return s
 }
 
-// set changes position i's counts and the allotments that change with
-// them: i's own, and those between the boundary's old and new places.
+// set changes position i's counts and the bits of the allotments that
+// change with them: i's own, and those between the boundary's old and new
+// places.
 func (l *reduceLedger) set(i int, run, susp, launch int32) {
 	old := l.want(i)
 	l.run[i], l.susp[i], l.launch[i] = run, susp, launch
@@ -171,16 +183,9 @@ func (l *reduceLedger) moveBoundary() {
 	}
 }
 
-// reallot sets position i's allotment from the boundary, and its bits.
+// reallot sets position i's needy and over bits from its allotment.
 func (l *reduceLedger) reallot(i int) {
-	var a int32
-	switch {
-	case i < int(l.bnd):
-		a = l.want(i)
-	case i == int(l.bnd):
-		a = l.slots - l.before
-	}
-	l.alloc[i] = a
+	a := l.allotted(i)
 	w, b := i>>6, uint64(1)<<(i&63)
 	l.needy[w] &^= b
 	l.over[w] &^= b

@@ -39,18 +39,8 @@ func (h *HFSP) preempt(hb *replay.Heartbeat) error {
 		if !ok {
 			break
 		}
-		switch h.o.preemption {
-		case "eager":
-			if !hb.CanSuspend() {
-				return nil // past the node's cap: wait
-			}
-			if err := hb.Suspend(victim); err != nil {
-				return err
-			}
-		case "kill":
-			if err := hb.Kill(victim); err != nil {
-				return err
-			}
+		if ok, err := evict(hb, victim, h.o.preemption); err != nil || !ok {
+			return err
 		}
 		h.noteReduces(hb.View, victim.Job)
 		if ok, err := h.serveJob(hb, k, int32(order[needy])); err != nil || !ok {
@@ -58,6 +48,22 @@ func (h *HFSP) preempt(hb *replay.Heartbeat) error {
 		}
 	}
 	return nil
+}
+
+// evict frees victim's slot as the preemption mode says: eager suspends
+// it, kill kills it, wait leaves it running. It reports false when eager
+// cannot suspend (past the node's cap): the caller then waits.
+func evict(hb *replay.Heartbeat, victim replay.TaskRef, mode string) (bool, error) {
+	switch mode {
+	case "eager":
+		if !hb.CanSuspend() {
+			return false, nil
+		}
+		return true, hb.Suspend(victim)
+	case "kill":
+		return true, hb.Kill(victim)
+	}
+	return true, nil
 }
 
 func (h *HFSP) suspendedHere(hb *replay.Heartbeat, j int32) bool {
@@ -80,7 +86,7 @@ func (h *HFSP) victim(hb *replay.Heartbeat, needy int) (replay.TaskRef, bool) {
 			continue
 		}
 		p := int(l.rank[r.Job])
-		if p <= needy || p < bestPos || l.alloc[p] >= l.run[p] || !h.jobs[r.Job].trained[replay.Reduce] {
+		if p <= needy || p < bestPos || l.allotted(p) >= l.run[p] || !h.jobs[r.Job].trained[replay.Reduce] {
 			continue
 		}
 		// The latest job first; within it, the youngest task (the highest

@@ -59,10 +59,10 @@ func (c *hfspChecker) checkLedger(v *replay.View) {
 		needy := a > run && (launch > 0 || susp > 0)
 		over := a < run
 		bit := func(s []uint64) bool { return s[i>>6]&(1<<(i&63)) != 0 }
-		if l.run[i] != run || l.susp[i] != susp || l.launch[i] != launch || l.alloc[i] != a ||
+		if l.run[i] != run || l.susp[i] != susp || l.launch[i] != launch || l.allotted(i) != a ||
 			bit(l.needy) != needy || bit(l.over) != over {
 			c.fail("%v: reduce position %d (job %d): ledger %d/%d/%d allotted %d needy %v over %v, want %d/%d/%d allotted %d needy %v over %v",
-				v.Now(), i, id, l.run[i], l.susp[i], l.launch[i], l.alloc[i], bit(l.needy), bit(l.over),
+				v.Now(), i, id, l.run[i], l.susp[i], l.launch[i], l.allotted(i), bit(l.needy), bit(l.over),
 				run, susp, launch, a, needy, over)
 			return
 		}
@@ -127,6 +127,25 @@ func (c *hfspChecker) checkSampling(v *replay.View) {
 	}
 }
 
+// upkeepConfigs are the clusters the upkeep tests replay on: a quiet one,
+// and one with node failures, slow nodes, out-of-band heartbeats and room
+// for one suspended task per node.
+var upkeepConfigs = []replay.Config{
+	{Nodes: 12, NodesPerRack: 4, Seed: 1},
+	{Nodes: 12, NodesPerRack: 4, Seed: 2, MTBF: 2000, MTTR: 300, SpeedSigma: 0.3, OutOfBandHeartbeat: true, MaxSuspendedPerNode: 1},
+}
+
+// sameJobs fails the test unless the replay with upkeep checks gave every
+// job the same result as the plain one: the checks must change nothing.
+func sameJobs(t *testing.T, what string, plain, checked *replay.Result) {
+	t.Helper()
+	for i := range plain.Jobs {
+		if plain.Jobs[i] != checked.Jobs[i] {
+			t.Fatalf("%s: job %d differs when checked: %+v, %+v", what, i, plain.Jobs[i], checked.Jobs[i])
+		}
+	}
+}
+
 // TestHFSPUpkeep replays a busy trace under HFSP and its variants (kill
 // preemption, late=ps, oracle sizes, estimation errors, longer and no
 // locality delay), with and without node failures, checking the upkeep
@@ -136,10 +155,6 @@ func TestHFSPUpkeep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfgs := []replay.Config{
-		{Nodes: 12, NodesPerRack: 4, Seed: 1},
-		{Nodes: 12, NodesPerRack: 4, Seed: 2, MTBF: 2000, MTTR: 300, SpeedSigma: 0.3, OutOfBandHeartbeat: true, MaxSuspendedPerNode: 1},
-	}
 	opts := []map[string]string{
 		nil,
 		{"preemption": "kill", "late": "ps"},
@@ -147,7 +162,7 @@ func TestHFSPUpkeep(t *testing.T) {
 		{"alpha": "0.5", "reset-aging": "true", "locality-delay": "40"},
 		{"locality-delay": "0", "samples": "2"},
 	}
-	for ci, cfg := range cfgs {
+	for ci, cfg := range upkeepConfigs {
 		for oi, opt := range opts {
 			plain := run(t, tr, newPolicy(t, "hfsp", opt), cfg)
 			c := &hfspChecker{HFSP: newPolicy(t, "hfsp", opt).(*HFSP)}
@@ -155,11 +170,7 @@ func TestHFSPUpkeep(t *testing.T) {
 			if c.err != nil {
 				t.Fatalf("config %d, options %d: %v", ci, oi, c.err)
 			}
-			for i := range plain.Jobs {
-				if plain.Jobs[i] != checked.Jobs[i] {
-					t.Fatalf("config %d, options %d: job %d differs when checked: %+v, %+v", ci, oi, i, plain.Jobs[i], checked.Jobs[i])
-				}
-			}
+			sameJobs(t, fmt.Sprintf("config %d, options %d", ci, oi), plain, checked)
 			t.Logf("config %d, options %d: mean sojourn %.1f s, %d checks", ci, oi, plain.MeanSojourn(), c.checks)
 		}
 	}

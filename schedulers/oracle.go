@@ -167,12 +167,7 @@ func (o *Oracle) Start(v *replay.View) error {
 	o.orderVer = 1 // nothing derived yet
 	o.moved = -1
 	o.nextCheck = replay.Never
-	switch {
-	case o.o.delay < 0:
-		o.delay = min(15*replay.Second, v.HeartbeatInterval()*3/2)
-	default:
-		o.delay = replay.Seconds(o.o.delay)
-	}
+	o.delay = localityDelay(o.o.delay, v)
 	return nil
 }
 

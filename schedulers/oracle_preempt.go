@@ -161,18 +161,8 @@ func (o *Oracle) preempt(hb *replay.Heartbeat, k replay.TaskKind) error {
 		if !ok {
 			return nil
 		}
-		switch o.o.preempt[k] {
-		case "eager":
-			if !hb.CanSuspend() {
-				return nil // past the node's cap: wait
-			}
-			if err := hb.Suspend(victim); err != nil {
-				return err
-			}
-		case "kill":
-			if err := hb.Kill(victim); err != nil {
-				return err
-			}
+		if ok, err := evict(hb, victim, o.o.preempt[k]); err != nil || !ok {
+			return err
 		}
 		if ok, err := o.serve(hb, k, needy); err != nil || !ok {
 			return err

@@ -193,17 +193,13 @@ func TestOracleUpkeep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfgs := []replay.Config{
-		{Nodes: 12, NodesPerRack: 4, Seed: 1},
-		{Nodes: 12, NodesPerRack: 4, Seed: 2, MTBF: 2000, MTTR: 300, SpeedSigma: 0.3, OutOfBandHeartbeat: true, MaxSuspendedPerNode: 1},
-	}
 	opts := []map[string]string{
 		nil,
 		{"preemption": "kill", "map-preemption": "eager"},
 		{"preemption": "wait", "map-preemption": "kill"},
 	}
 	for _, name := range []string{"srpt", "las", "ps"} {
-		for ci, cfg := range cfgs {
+		for ci, cfg := range upkeepConfigs {
 			for oi, opt := range opts {
 				if name == "las" {
 					opt = mapsWith(opt, "quantum", "20", "factor", "1.5")
@@ -216,11 +212,7 @@ func TestOracleUpkeep(t *testing.T) {
 				if c.err != nil {
 					t.Fatalf("%s, config %d, options %d: %v", name, ci, oi, c.err)
 				}
-				for i := range plain.Jobs {
-					if plain.Jobs[i] != checked.Jobs[i] {
-						t.Fatalf("%s, config %d, options %d: job %d differs when checked: %+v, %+v", name, ci, oi, i, plain.Jobs[i], checked.Jobs[i])
-					}
-				}
+				sameJobs(t, fmt.Sprintf("%s, config %d, options %d", name, ci, oi), plain, checked)
 				t.Logf("%s, config %d, options %d: mean sojourn %.1f s, checks %v", name, ci, oi, plain.MeanSojourn(), c.checks)
 			}
 		}

@@ -63,6 +63,15 @@ func (s Settings) Bool(name string) (bool, error) {
 	return v, nil
 }
 
+// Uint64 returns option name as a non-negative integer (a seed).
+func (s Settings) Uint64(name string) (uint64, error) {
+	v, err := strconv.ParseUint(s.String(name), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%s.%s: %q is not a non-negative integer", s.Policy, name, s.String(name))
+	}
+	return v, nil
+}
+
 // String returns option name as text.
 func (s Settings) String(name string) string { return strings.TrimSpace(s.Values[name]) }
 
@@ -173,11 +182,7 @@ func ReadConfig(path string) (map[string]map[string]string, error) {
 	out := map[string]map[string]string{}
 	sc := bufio.NewScanner(f)
 	for ln := 1; sc.Scan(); ln++ {
-		line := sc.Text()
-		if i := strings.IndexByte(line, '#'); i >= 0 {
-			line = line[:i]
-		}
-		line = strings.TrimSpace(line)
+		line := stripComment(sc.Text())
 		if line == "" {
 			continue
 		}
@@ -210,6 +215,15 @@ func ReadConfig(path string) (map[string]map[string]string, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return out, nil
+}
+
+// stripComment is a configuration line without its '#' comment and the
+// space around; ReadConfig and ParseCapacityQueues share the syntax.
+func stripComment(line string) string {
+	if i := strings.IndexByte(line, '#'); i >= 0 {
+		line = line[:i]
+	}
+	return strings.TrimSpace(line)
 }
 
 func init() {
