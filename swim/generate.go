@@ -161,10 +161,7 @@ func profileDrafts(cfg *Config) ([]draft, error) {
 		return drafts, nil
 	}
 	factor := cfg.MeanGap / p.Model.MeanGap()
-	u := stratified(max(0, len(drafts)-1), ra)
-	for i := 1; i < len(drafts); i++ {
-		drafts[i].submit = drafts[i-1].submit + p.Model.DrawGap(u[i-1])*factor
-	}
+	stratifiedSubmits(drafts, ra, func(u float64) float64 { return p.Model.DrawGap(u) * factor })
 	return drafts, nil
 }
 
@@ -211,14 +208,21 @@ func pick(v, dflt float64) float64 {
 }
 
 // exponentialSubmits gives the first job submit time 0 and the others
-// exponential gaps of the given mean, drawn through stratified uniforms.
+// exponential gaps of the given mean.
 func exponentialSubmits(drafts []draft, mean float64, rng *rand.Rand) {
+	stratifiedSubmits(drafts, rng, func(u float64) float64 { return -mean * math.Log1p(-u) })
+}
+
+// stratifiedSubmits gives the first job submit time 0 and each next one
+// the gap at a stratified uniform (see stratified), so that the sample's
+// mean gap stays close to the distribution's.
+func stratifiedSubmits(drafts []draft, rng *rand.Rand, gap func(u float64) float64) {
 	u := stratified(max(0, len(drafts)-1), rng)
 	if len(drafts) > 0 {
 		drafts[0].submit = 0
 	}
 	for i := 1; i < len(drafts); i++ {
-		drafts[i].submit = drafts[i-1].submit - mean*math.Log1p(-u[i-1])
+		drafts[i].submit = drafts[i-1].submit + gap(u[i-1])
 	}
 }
 

@@ -229,11 +229,10 @@ func Open(path string) (r *Reader, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	r = &Reader{name: path, f: f, fr: fr, idx: idx, params: params, n: -1}
+	r = &Reader{name: path, f: f, fr: fr, idx: idx, params: params}
 	if n, err := strconv.Atoi(params["generator.jobs"]); err == nil && n >= 0 {
 		r.n = n
 	} else {
-		r.n = 0
 		for b := 0; b < fr.NumRecords(); b++ {
 			rec, err := fr.Record(b)
 			if err != nil {

@@ -159,24 +159,21 @@ func generateConfig(c *cli.Context) (swim.Config, error) {
 	if cfg.Arrivals, err = swim.ParseArrivals(c.String("arrivals")); err != nil {
 		return cfg, fmt.Errorf("--arrivals: %v", err)
 	}
-	for _, b := range []struct {
-		flag string
-		dst  *int64
-	}{{"block-size", &cfg.Tasks.BlockSize}, {"bytes-per-reduce", &cfg.Tasks.BytesPerReduce}} {
-		if *b.dst, err = parseBytes(c.String(b.flag)); err != nil {
-			return cfg, fmt.Errorf("--%s: %v", b.flag, err)
-		}
-	}
 	d := swim.DurationModel{
 		MapStartup: c.Float64("map-startup"), MapRate: c.Float64("map-rate") * swim.MiB,
 		ReduceStartup: c.Float64("reduce-startup"), ReduceRate: c.Float64("reduce-rate") * swim.MiB,
 		TaskSkew: c.Float64("task-skew"), ShuffleSkew: c.Float64("shuffle-skew"),
 	}
-	if d.MapMemory, err = parseBytes(c.String("map-memory")); err != nil {
-		return cfg, fmt.Errorf("--map-memory: %v", err)
-	}
-	if d.ReduceMemory, err = parseBytes(c.String("reduce-memory")); err != nil {
-		return cfg, fmt.Errorf("--reduce-memory: %v", err)
+	for _, b := range []struct {
+		flag string
+		dst  *int64
+	}{
+		{"block-size", &cfg.Tasks.BlockSize}, {"bytes-per-reduce", &cfg.Tasks.BytesPerReduce},
+		{"map-memory", &d.MapMemory}, {"reduce-memory", &d.ReduceMemory},
+	} {
+		if *b.dst, err = parseBytes(c.String(b.flag)); err != nil {
+			return cfg, fmt.Errorf("--%s: %v", b.flag, err)
+		}
 	}
 	cfg.Durations = &d
 	if path := c.String("swim"); path != "" {

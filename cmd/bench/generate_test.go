@@ -2,9 +2,9 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -90,14 +90,7 @@ func TestGenerateFlags(t *testing.T) {
 // TestGenerateSWIMFile samples a made-up SWIM file.
 func TestGenerateSWIMFile(t *testing.T) {
 	dir := t.TempDir()
-	tsv := filepath.Join(dir, "mine-FB-2010.tsv")
-	var b strings.Builder
-	for i := range 300 {
-		b.WriteString("job" + itoa(i) + "\t" + itoa(10*i) + "\t10\t" + itoa(1000000*i) + "\t" + itoa(5000*i) + "\t77\n")
-	}
-	if err := os.WriteFile(tsv, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	tsv := writeSWIMFile(t, dir)
 	path := filepath.Join(dir, "t.arrow")
 	if _, _, err := run(t, "generate", "--swim", tsv, "--samples", "3", "--window", "600", "--out", path); err != nil {
 		t.Fatal(err)
@@ -112,20 +105,26 @@ func TestGenerateSWIMFile(t *testing.T) {
 	}
 }
 
-func itoa(i int) string { return strconv.Itoa(i) }
+// writeSWIMFile writes a made-up FB-2010 SWIM file of 300 jobs, 10 s
+// apart, into dir and returns its path.
+func writeSWIMFile(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&b, "job%d\t%d\t10\t%d\t%d\t77\n", i, 10*i, 1000000*i, 5000*i)
+	}
+	tsv := filepath.Join(dir, "mine-FB-2010.tsv")
+	if err := os.WriteFile(tsv, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return tsv
+}
 
 // TestGenerateWhole takes a made-up SWIM file whole: every job, at its own
 // submit time, streamed to the file.
 func TestGenerateWhole(t *testing.T) {
 	dir := t.TempDir()
-	tsv := filepath.Join(dir, "mine-FB-2010.tsv")
-	var b strings.Builder
-	for i := range 300 {
-		b.WriteString("job" + itoa(i) + "\t" + itoa(10*i) + "\t10\t" + itoa(1000000*i) + "\t" + itoa(5000*i) + "\t77\n")
-	}
-	if err := os.WriteFile(tsv, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	tsv := writeSWIMFile(t, dir)
 	path := filepath.Join(dir, "t.arrow")
 	out, _, err := run(t, "generate", "--swim", tsv, "--whole", "--nodes", "3000", "--out", path)
 	if err != nil {
@@ -156,7 +155,9 @@ func TestGenerateWhole(t *testing.T) {
 func TestGenerateErrors(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.tsv")
-	os.WriteFile(bad, []byte("job0\t1\t1\t10\t20\t30\njob1\t2\t1\tten\t20\t30\n"), 0o644)
+	if err := os.WriteFile(bad, []byte("job0\t1\t1\t10\t20\t30\njob1\t2\t1\tten\t20\t30\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	out := filepath.Join(dir, "o.arrow")
 	for _, c := range []struct {
 		args []string

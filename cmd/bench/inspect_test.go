@@ -10,7 +10,9 @@ import (
 func TestInspectErrors(t *testing.T) {
 	dir := t.TempDir()
 	junk := filepath.Join(dir, "junk.arrow")
-	os.WriteFile(junk, []byte("not arrow"), 0o644)
+	if err := os.WriteFile(junk, []byte("not arrow"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args []string
 		want string

@@ -34,8 +34,11 @@ func TestReplaySummary(t *testing.T) {
 		}
 	}
 	jobs, err := results.ReadJobs(filepath.Join(out, results.JobsFile))
-	if err != nil || jobs.Len() != 30 {
+	if err != nil {
 		t.Fatalf("jobs.arrow: %v", err)
+	}
+	if jobs.Len() != 30 {
+		t.Fatalf("jobs.arrow: %d rows; want 30", jobs.Len())
 	}
 	for _, f := range []string{results.TasksFile, results.OccupancyFile} {
 		if _, err := os.Stat(filepath.Join(out, f)); !os.IsNotExist(err) {
