@@ -110,16 +110,6 @@ func sortedQuantile(s []float64, p float64) float64 {
 	return s[max(0, min(len(s)-1, k))]
 }
 
-// gather returns xs at rows in buf.
-func gather(buf *[]float64, xs []float64, rows []int) []float64 {
-	b := (*buf)[:0]
-	for _, r := range rows {
-		b = append(b, xs[r])
-	}
-	*buf = b
-	return b
-}
-
 // MeanOf is the mean of xs over the rows drawn.
 func MeanOf(xs []float64) Statistic {
 	return func(rows []int) float64 {
@@ -137,32 +127,35 @@ func MeanOf(xs []float64) Statistic {
 // MedianOf is the median of xs over the rows drawn (Median's definition:
 // the mean of the two middle values for an even count).
 func MedianOf(xs []float64) Statistic {
-	var buf []float64
-	return func(rows []int) float64 {
-		s := gather(&buf, xs, rows)
-		if len(s) == 0 {
-			return math.NaN()
-		}
-		sort.Float64s(s)
+	return sortedStatistic(xs, func(s []float64) float64 {
 		n := len(s)
 		if n%2 == 1 {
 			return s[n/2]
 		}
 		return (s[n/2-1] + s[n/2]) / 2
-	}
+	})
 }
 
 // QuantileOf is the nearest-rank p-quantile of xs over the rows drawn
 // (Quantile's definition).
 func QuantileOf(xs []float64, p float64) Statistic {
+	return sortedStatistic(xs, func(s []float64) float64 { return sortedQuantile(s, p) })
+}
+
+// sortedStatistic is f of xs at the rows drawn, sorted; NaN for no rows.
+// One buffer serves every draw.
+func sortedStatistic(xs []float64, f func(sorted []float64) float64) Statistic {
 	var buf []float64
 	return func(rows []int) float64 {
-		s := gather(&buf, xs, rows)
-		if len(s) == 0 {
+		if len(rows) == 0 {
 			return math.NaN()
 		}
-		sort.Float64s(s)
-		return sortedQuantile(s, p)
+		buf = buf[:0]
+		for _, r := range rows {
+			buf = append(buf, xs[r])
+		}
+		sort.Float64s(buf)
+		return f(buf)
 	}
 }
 

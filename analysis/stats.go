@@ -82,9 +82,7 @@ func Quantile(xs []float64, p float64) float64 {
 	if len(xs) == 0 {
 		return math.NaN()
 	}
-	s := sortedCopy(xs)
-	k := int(math.Ceil(p*float64(len(s)))) - 1
-	return s[max(0, min(len(s)-1, k))]
+	return sortedQuantile(sortedCopy(xs), p)
 }
 
 // MeanCI is the mean of xs with a two-sided Student-t confidence interval

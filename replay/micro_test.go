@@ -132,57 +132,53 @@ func runScenario(t *testing.T, path string) {
 	r := mustRun(t, tr, s, sc.cfg)
 	for _, ex := range sc.expects {
 		where := ex["@"]
-		if js, ok := ex["job"]; ok {
-			j := &r.Jobs[int(num(t, where, js))]
-			for k, v := range ex {
-				var got float64
-				switch k {
-				case "@", "job":
-					continue
-				case "finish":
-					got = j.Finish.Sec()
-				case "sojourn":
-					got = j.Sojourn().Sec()
-				case "maps-done":
-					got = j.MapsDone.Sec()
-				case "eligible":
-					got = j.ReducesEligible.Sec()
-				case "first-launch":
-					got = j.FirstLaunch.Sec()
-				case "kills":
-					got = float64(j.Kills)
-				case "suspensions":
-					got = float64(j.Suspensions)
-				default:
+		js, isJob := ex["job"]
+		for k, v := range ex {
+			if k == "@" || k == "job" {
+				continue
+			}
+			what, got := k, 0.0
+			if isJob {
+				get, ok := jobExpectations[k]
+				if !ok {
 					t.Fatalf("%s: unknown job expectation %q", where, k)
 				}
-				if want := num(t, where, v); math.Abs(got-want) > 1e-6 {
-					t.Errorf("%s: job %s %s = %v, want %v", where, js, k, got, want)
+				what, got = "job "+js+" "+k, get(&r.Jobs[int(num(t, where, js))])
+			} else {
+				get, ok := runExpectations[k]
+				if !ok {
+					t.Fatalf("%s: unknown expectation %q", where, k)
 				}
-			}
-			continue
-		}
-		for k, v := range ex {
-			var got float64
-			switch k {
-			case "@":
-				continue
-			case "busy":
-				got = r.BusySlotTime.Sec()
-			case "lost":
-				got = r.LostWork.Sec()
-			case "swap":
-				got = r.SwapTime.Sec()
-			case "node-local":
-				for _, j := range r.Jobs {
-					got += float64(j.NodeLocal)
-				}
-			default:
-				t.Fatalf("%s: unknown expectation %q", where, k)
+				got = get(r)
 			}
 			if want := num(t, where, v); math.Abs(got-want) > 1e-6 {
-				t.Errorf("%s: %s = %v, want %v", where, k, got, want)
+				t.Errorf("%s: %s = %v, want %v", where, what, got, want)
 			}
 		}
 	}
+}
+
+// jobExpectations and runExpectations read the figure an expect line
+// names, of one job (expect job=N ...) or of the whole run.
+var jobExpectations = map[string]func(j *JobResult) float64{
+	"finish":       func(j *JobResult) float64 { return j.Finish.Sec() },
+	"sojourn":      func(j *JobResult) float64 { return j.Sojourn().Sec() },
+	"maps-done":    func(j *JobResult) float64 { return j.MapsDone.Sec() },
+	"eligible":     func(j *JobResult) float64 { return j.ReducesEligible.Sec() },
+	"first-launch": func(j *JobResult) float64 { return j.FirstLaunch.Sec() },
+	"kills":        func(j *JobResult) float64 { return float64(j.Kills) },
+	"suspensions":  func(j *JobResult) float64 { return float64(j.Suspensions) },
+}
+
+var runExpectations = map[string]func(r *Result) float64{
+	"busy": func(r *Result) float64 { return r.BusySlotTime.Sec() },
+	"lost": func(r *Result) float64 { return r.LostWork.Sec() },
+	"swap": func(r *Result) float64 { return r.SwapTime.Sec() },
+	"node-local": func(r *Result) float64 {
+		var n float64
+		for _, j := range r.Jobs {
+			n += float64(j.NodeLocal)
+		}
+		return n
+	},
 }

@@ -57,7 +57,7 @@ func WriteAllFormat(dir string, r *replay.Result, md map[string]string, f Format
 	if err := WriteAll(dir, r, md); err != nil || f != Parquet {
 		return err
 	}
-	return convertFiles(dir)
+	return ConvertResults(dir)
 }
 
 // ConvertDir replaces every result file (jobs.arrow, tasks.arrow,
@@ -68,16 +68,13 @@ func ConvertDir(dir string) error {
 		if err != nil || !d.IsDir() {
 			return err
 		}
-		return convertFiles(path)
+		return ConvertResults(path)
 	})
 }
 
 // ConvertResults replaces the result files directly in dir (not in its
 // subdirectories) by their Parquet versions.
-func ConvertResults(dir string) error { return convertFiles(dir) }
-
-// convertFiles converts the result files directly in dir.
-func convertFiles(dir string) error {
+func ConvertResults(dir string) error {
 	for _, name := range []string{JobsFile, TasksFile, OccupancyFile} {
 		src := filepath.Join(dir, name)
 		if _, err := os.Stat(src); os.IsNotExist(err) {

@@ -3,7 +3,6 @@ package results
 import (
 	"errors"
 	"fmt"
-
 	"path/filepath"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -18,9 +17,9 @@ import (
 // Stream writes a replay's tasks.arrow and occupancy.arrow while it runs
 // (it is a replay.RowSink; see Engine.StreamRows), so that memory holds a
 // batch of rows rather than all of them. The files are the ones WriteAll
-// would write from the finished Result, byte for byte: the same batches
-// of 65,536 rows. They stay hidden under temporary names until Commit;
-// Abort, or a failed Commit, removes them.
+// would write from the finished Result, byte for byte: both write through
+// a tableStream, in batches of 65,536 rows. They stay hidden under
+// temporary names until Commit; Abort, or a failed Commit, removes them.
 type Stream struct {
 	tasks, occ *tableStream
 }
@@ -83,7 +82,43 @@ func (s *Stream) Abort() {
 	}
 }
 
-// tableStream is one Arrow IPC file being written a batch at a time.
+// Replay runs e and writes its result files into dir in format f, with
+// metadata md (see RunMetadata): the task and occupancy rows e's
+// configuration records go to disk as they come (see Stream), then
+// jobs.arrow. Long replays need this: the FB-2010 day's rows would take
+// gigabytes of memory.
+func Replay(e *replay.Engine, dir string, md map[string]string, f Format) (*replay.Result, error) {
+	cfg := e.Config()
+	var stream *Stream
+	if cfg.RecordTasks || cfg.RecordOccupancy {
+		var err error
+		if stream, err = NewStream(dir, md, cfg.RecordTasks, cfg.RecordOccupancy); err != nil {
+			return nil, err
+		}
+		e.StreamRows(stream)
+	}
+	res, err := e.Run()
+	if stream != nil {
+		if err == nil {
+			err = stream.Commit() // removes the files if it fails
+		} else {
+			stream.Abort()
+		}
+	}
+	if err == nil {
+		err = WriteJobs(filepath.Join(dir, JobsFile), res, md)
+	}
+	if err == nil && f == Parquet {
+		err = ConvertResults(dir)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// tableStream is one Arrow IPC file being written a batch at a time: by a
+// Stream as rows come, or by writeTable all at once.
 type tableStream struct {
 	path    string
 	file    *atomicfile.Pending
@@ -134,8 +169,7 @@ func (t *tableStream) flush() {
 }
 
 func (t *tableStream) commit() error {
-	// The last, partial batch; a table with no rows has one empty batch,
-	// as writeTable writes it.
+	// The last, partial batch; a table with no rows still gets one, empty.
 	if t.pending > 0 || t.rows == 0 {
 		t.flush()
 	}

@@ -10,10 +10,10 @@ import (
 	"sojourn/replay"
 )
 
-// TestStreamMatchesWriteAll: rows streamed to disk during the replay give
-// the very bytes WriteAll gives from the finished Result, over several
-// batches of tasks and occupancy rows, with kills and losses; and the
-// streamed Result holds none of them.
+// TestStreamMatchesWriteAll: rows streamed to disk during the replay (by
+// Replay) give the very bytes WriteAll gives from the finished Result,
+// over several batches of tasks and occupancy rows, with kills and
+// losses; and the streamed Result holds none of them.
 func TestStreamMatchesWriteAll(t *testing.T) {
 	tr := testTrace(8000)
 	whole, streamed := t.TempDir(), t.TempDir()
@@ -27,24 +27,12 @@ func TestStreamMatchesWriteAll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	md := RunMetadata("fifo-minimal", e.Config(), tr, nil)
-	s, err := NewStream(streamed, md, true, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.StreamRows(s)
-	r2, err := e.Run()
+	r2, err := Replay(e, streamed, RunMetadata("fifo-minimal", e.Config(), tr, nil), Arrow)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r2.Segments.Len() != 0 || r2.Occupancy.Len() != 0 {
 		t.Errorf("streamed result still holds %d segments and %d occupancy rows", r2.Segments.Len(), r2.Occupancy.Len())
-	}
-	if err := s.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteJobs(filepath.Join(streamed, JobsFile), r2, md); err != nil {
-		t.Fatal(err)
 	}
 	for _, name := range []string{JobsFile, TasksFile, OccupancyFile} {
 		a, err := os.ReadFile(filepath.Join(whole, name))

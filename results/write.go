@@ -1,18 +1,14 @@
 package results
 
 import (
-	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
-	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
-	"sojourn/internal/atomicfile"
 	"sojourn/replay"
 	"sojourn/traces"
 )
@@ -97,34 +93,18 @@ func WriteAll(dir string, r *replay.Result, md map[string]string) error {
 }
 
 // writeTable writes n rows in batches; fill appends rows [lo, hi) to b.
+// It is a Stream's table written in one go, so the two give the same
+// bytes.
 func writeTable(path string, schema *arrow.Schema, n int, fill func(b *array.RecordBuilder, lo, hi int)) error {
-	err := atomicfile.Write(path, func(f *os.File) error {
-		mem := memory.NewGoAllocator()
-		w, err := ipc.NewFileWriter(f, ipc.WithSchema(schema), ipc.WithAllocator(mem))
-		if err != nil {
-			return err
-		}
-		b := array.NewRecordBuilder(mem, schema)
-		defer b.Release()
-		for lo := 0; lo < n || lo == 0; lo += batchRows {
-			hi := min(lo+batchRows, n)
-			fill(b, lo, hi)
-			rec := b.NewRecord()
-			err := w.Write(rec)
-			rec.Release()
-			if err != nil {
-				return err
-			}
-			if n == 0 {
-				break
-			}
-		}
-		return w.Close()
-	})
+	t, err := newTableStream(path, schema)
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return err
 	}
-	return nil
+	if err := t.write(n, fill); err != nil {
+		t.abort()
+		return err
+	}
+	return t.commit()
 }
 
 func nullableSec(b *array.Float64Builder, t replay.Time, valid bool) {

@@ -78,16 +78,22 @@ func (p *PerJob) Figures() Figures {
 // its figures and its per-job values. Everything the summary needs, so that
 // merging never reads the Arrow or Parquet files.
 type CellRecord struct {
+	CellCoords
+	Trace    string `json:"trace"`        // path under the sweep's output
+	TraceSum string `json:"trace_sha256"` // of the trace file's bytes
+	Figures
+	PerJob PerJob `json:"per_job"`
+}
+
+// CellCoords places a cell in its sweep. Embedded, its fields are
+// inlined in the JSON, where they were before it existed.
+type CellCoords struct {
 	Index    int               `json:"index"`
 	Dir      string            `json:"dir"`
 	Workload string            `json:"workload"`
 	Policy   string            `json:"policy"`
 	Params   map[string]string `json:"parameters"`
 	Seed     uint64            `json:"seed"`
-	Trace    string            `json:"trace"`        // path under the sweep's output
-	TraceSum string            `json:"trace_sha256"` // of the trace file's bytes
-	Figures
-	PerJob PerJob `json:"per_job"`
 }
 
 // CellFile is a finished cell's record, written last into its directory.
@@ -101,8 +107,8 @@ const minIdeal = 0.001
 func newRecord(c *Cell, trace, traceSum string, tr *traces.Trace, res *replay.Result) *CellRecord {
 	cfg := res.Config
 	slots := analysis.Slots{Nodes: cfg.Nodes, MapSlots: cfg.MapSlots, ReduceSlots: cfg.ReduceSlots, Shuffle: cfg.ShuffleBandwidth}
-	rec := &CellRecord{Index: c.Index, Dir: c.Dir(), Workload: c.Workload.Name, Policy: c.Policy,
-		Params: c.Params, Seed: c.Seed, Trace: trace, TraceSum: traceSum}
+	rec := &CellRecord{CellCoords: CellCoords{Index: c.Index, Dir: c.Dir(), Workload: c.Workload.Name, Policy: c.Policy,
+		Params: c.Params, Seed: c.Seed}, Trace: trace, TraceSum: traceSum}
 	pj := &rec.PerJob
 	for i := range res.Jobs {
 		j := &res.Jobs[i]

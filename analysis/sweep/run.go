@@ -215,36 +215,6 @@ func (r *Runner) removePartials() error {
 	return nil
 }
 
-// replayStreaming replays trace into dir: the task rows go to disk as the
-// replay runs (a cell of a day-long trace would otherwise hold millions of
-// them per worker), then jobs.arrow is written.
-func replayStreaming(tr *traces.Trace, sched replay.Scheduler, cfg replay.Config, dir string,
-	metadata func(string, replay.Config) map[string]string) (*replay.Result, error) {
-	e, err := replay.New(tr, sched, cfg)
-	if err != nil {
-		return nil, err
-	}
-	md := metadata(sched.Name(), e.Config())
-	var stream *results.Stream
-	if cfg.RecordTasks || cfg.RecordOccupancy {
-		if stream, err = results.NewStream(dir, md, cfg.RecordTasks, cfg.RecordOccupancy); err != nil {
-			return nil, err
-		}
-		e.StreamRows(stream)
-	}
-	res, err := e.Run()
-	if err == nil && stream != nil {
-		err = stream.Commit()
-	}
-	if err != nil {
-		if stream != nil {
-			stream.Abort()
-		}
-		return nil, err
-	}
-	return res, results.WriteJobs(filepath.Join(dir, results.JobsFile), res, md)
-}
-
 // runCell replays one cell and moves its directory into place.
 func (r *Runner) runCell(tc *traceCache, c *Cell) error {
 	te, err := tc.get(c)
@@ -277,21 +247,22 @@ func (r *Runner) runCell(tc *traceCache, c *Cell) error {
 		}
 		return md
 	}
+	format := results.Format(r.Output.Format)
 	var res *replay.Result
 	if r.Replay != nil {
-		if res, err = r.Replay(te.trace, sched, cfg); err != nil {
-			return err
+		if res, err = r.Replay(te.trace, sched, cfg); err == nil {
+			err = results.WriteAllFormat(tmp, res, metadata(res.Scheduler, res.Config), format)
 		}
-		if err := results.WriteAll(tmp, res, metadata(res.Scheduler, res.Config)); err != nil {
-			return err
+	} else {
+		// Stream the rows: a cell of a day-long trace would otherwise hold
+		// millions of them per worker.
+		var e *replay.Engine
+		if e, err = replay.New(te.trace, sched, cfg); err == nil {
+			res, err = results.Replay(e, tmp, metadata(sched.Name(), e.Config()), format)
 		}
-	} else if res, err = replayStreaming(te.trace, sched, cfg, tmp, metadata); err != nil {
-		return err
 	}
-	if results.Format(r.Output.Format) == results.Parquet {
-		if err := results.ConvertResults(tmp); err != nil {
-			return err
-		}
+	if err != nil {
+		return err
 	}
 	if err := writeJSON(filepath.Join(tmp, CellFile), newRecord(c, te.file, te.sum, te.trace, res)); err != nil {
 		return err

@@ -78,12 +78,7 @@ func (g *Group) ParamText() string {
 
 // CellSummary is one cell's line in the summary.
 type CellSummary struct {
-	Index    int               `json:"index"`
-	Dir      string            `json:"dir"`
-	Workload string            `json:"workload"`
-	Policy   string            `json:"policy"`
-	Params   map[string]string `json:"parameters"`
-	Seed     uint64            `json:"seed"`
+	CellCoords
 	Figures
 }
 
@@ -139,8 +134,7 @@ func summarize(dir string) error {
 		if r.Index != i {
 			return fmt.Errorf("%s: index %d, want %d", filepath.Join(dir, r.Dir, CellFile), r.Index, i)
 		}
-		s.Cells = append(s.Cells, CellSummary{Index: r.Index, Dir: r.Dir, Workload: r.Workload, Policy: r.Policy,
-			Params: r.Params, Seed: r.Seed, Figures: r.Figures})
+		s.Cells = append(s.Cells, CellSummary{r.CellCoords, r.Figures})
 		g := &Group{Workload: r.Workload, Policy: r.Policy, Params: r.Params}
 		if old, ok := groups[g.Key()]; ok {
 			g = old

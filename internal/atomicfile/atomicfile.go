@@ -3,7 +3,6 @@
 package atomicfile
 
 import (
-	"io"
 	"os"
 	"path/filepath"
 )
@@ -91,14 +90,6 @@ func (p *Pending) Abort() {
 func WriteBytes(path string, data []byte) error {
 	return Write(path, func(f *os.File) error {
 		_, err := f.Write(data)
-		return err
-	})
-}
-
-// WriteFrom copies r to path atomically.
-func WriteFrom(path string, r io.Reader) error {
-	return Write(path, func(f *os.File) error {
-		_, err := io.Copy(f, r)
 		return err
 	})
 }
