@@ -201,6 +201,10 @@ func (e *Engine) initNodes() {
 	}
 }
 
+// Config is the engine's configuration, defaults filled in: what the
+// Result will report.
+func (e *Engine) Config() Config { return e.cfg }
+
 // Run replays the whole trace and returns the results.
 func (e *Engine) Run() (*Result, error) {
 	if s, ok := e.sched.(Starter); ok {

@@ -75,10 +75,6 @@ type recorder struct {
 // Result, whose Segments and Occupancy then stay empty. Call it before Run.
 func (e *Engine) StreamRows(s RowSink) { e.rec.sink = s }
 
-// Config is the engine's configuration, defaults filled in: what the
-// Result will report.
-func (e *Engine) Config() Config { return e.cfg }
-
 // flushSegments hands the gathered segments to the sink.
 func (r *recorder) flushSegments() {
 	if r.seg.Len() == 0 || r.err != nil {

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/ipc"
 
 	"sojourn/replay"
@@ -150,5 +151,33 @@ func TestDictionaryStableAcrossBatches(t *testing.T) {
 	path := filepath.Join(t.TempDir(), TasksFile)
 	if err := WriteTasks(path, r, nil); err != nil {
 		t.Fatal(err)
+	}
+	// Read back: every row's outcome names the code written.
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rd, err := ipc.NewFileReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := 0
+	for b := 0; b < rd.NumRecords(); b++ {
+		rec, err := rd.Record(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		col := rec.Column(9).(*array.Dictionary)
+		dict := col.Dictionary().(*array.String)
+		for i := 0; i < col.Len(); i++ {
+			if got, want := dict.Value(col.GetValueIndex(i)), s.Outcome[row].String(); got != want {
+				t.Fatalf("row %d (batch %d): outcome %q, want %q", row, b, got, want)
+			}
+			row++
+		}
+	}
+	if row != s.Len() {
+		t.Fatalf("read %d rows, wrote %d", row, s.Len())
 	}
 }
