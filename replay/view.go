@@ -37,7 +37,7 @@ func (v *View) Demand(k TaskKind) int { return int(v.e.demand[k]) }
 func (v *View) Jobs() int { return len(v.e.jobs) }
 
 // Job returns a view of job j (its index in the trace).
-func (v *View) Job(j int32) JobView { return JobView{j: &v.e.jobs[j], idx: j} }
+func (v *View) Job(j int32) JobView { return JobView{j: &v.e.jobs[j], idx: j, e: v.e} }
 
 // Task returns a view of task t. A finished job's tasks are released once
 // its JobFinished event is delivered: from then on their views report Done
@@ -150,6 +150,7 @@ func nextPending(j *job, k TaskKind) int32 {
 type JobView struct {
 	j   *job
 	idx int32
+	e   *Engine
 }
 
 // Index is the job's index in the trace.
@@ -209,6 +210,31 @@ func (j JobView) MapsDone() bool {
 	return j.j.arrived && j.j.finished[Map] == j.j.nmaps
 }
 
+// Launchable reports whether the job has tasks of kind k that may launch
+// now: pending maps, or pending reduces once the job reached slow-start.
+func (j JobView) Launchable(k TaskKind) bool {
+	return j.j.pending[k] > 0 && (k == Map || j.j.reducesEligible)
+}
+
+// TrueWork is the true size of the job's phase k in slot-seconds, as an
+// oracle would know it: the sum of its tasks' TaskView.Work. It needs the
+// trace (see Trace).
+func (j JobView) TrueWork(k TaskKind) float64 {
+	tj := j.j.tj
+	var s float64
+	if k == Map {
+		for _, d := range tj.MapDurations {
+			s += d
+		}
+		return s
+	}
+	perSlot := j.e.cfg.ShuffleBandwidth / float64(j.e.cfg.ReduceSlots)
+	for i, d := range tj.ReduceDurations {
+		s += d + float64(tj.ReduceShuffleBytes[i])/perSlot
+	}
+	return s
+}
+
 // FirstLaunch is when the job's first task launched (ok false if none yet).
 func (j JobView) FirstLaunch() (Time, bool) { return j.j.firstLaunch, j.j.launchedOnce }
 
@@ -249,6 +275,19 @@ func (t TaskView) RunTime() Time {
 
 // Locality of the current attempt of a map.
 func (t TaskView) Locality() Locality { return t.t.loc }
+
+// Work is the task's true run time in seconds at reference speed on local
+// data, as an oracle would know it: a map's duration; a reduce's shuffle
+// transfer (its bytes over its share of the node's shuffle bandwidth, as
+// the engine times it) plus its duration. It needs the job's trace.
+func (t TaskView) Work() float64 {
+	tj := t.j.tj
+	if t.ref.Kind == Map {
+		return tj.MapDurations[t.ref.Index]
+	}
+	cfg := &t.e.cfg
+	return tj.ReduceDurations[t.ref.Index] + float64(tj.ReduceShuffleBytes[t.ref.Index])/(cfg.ShuffleBandwidth/float64(cfg.ReduceSlots))
+}
 
 // ShuffleBytes is a reduce's shuffle input in bytes.
 func (t TaskView) ShuffleBytes() int64 {

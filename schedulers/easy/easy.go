@@ -1,0 +1,310 @@
+package easy
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"sojourn/replay"
+	"sojourn/schedulers/fairshare"
+	"sojourn/schedulers/internal/delay"
+	"sojourn/schedulers/internal/order"
+	"sojourn/schedulers/internal/policy"
+)
+
+// Easy is the two-level scheduler of Sudha Sadasivam and Anjali ("Design
+// and Implementation of a Two Level Scheduler for HADOOP Data Grids",
+// 2010): EASY backfilling decides which jobs run (job level), and the Fair
+// Scheduler's deficit-based fair sharing divides the task slots among them
+// (task level).
+//
+// Job level. A job's user-estimated time is maps × map time + reduces ×
+// reduce time (the paper's step 3), here from the trace's true mean task
+// durations, times an optional error factor drawn per job from a seeded
+// generator. Like a parallel job in EASY, a job asks for a number of
+// processors: here min(its maps, job-share × the cluster's map slots) map
+// slots and likewise reduce slots (the paper's "predefined number of
+// minimum slots" per job, step 6), and its estimated run time is its map
+// estimate over its map width plus its reduce estimate over its reduce
+// width. Jobs queue by priority, then submit time (step 4). On every
+// arrival and job end (step 12: a job ending before its estimate lets
+// others start earlier) the queue is scanned: the head is admitted while
+// its widths fit in the slots not reserved by admitted jobs; otherwise it
+// gets a reservation at the shadow time, the earliest time at which, with
+// the admitted jobs ending at their estimated ends, it fits. Other queued
+// jobs are backfilled (shortest estimated run time first, or in queue
+// order) if they fit now and either end by the shadow time or use only
+// slots the head will not need then. Only the head holds a reservation
+// (EASY, not conservative, backfilling).
+//
+// Task level. The admitted jobs share the slots of each kind: pools get
+// equal shares of the slots, and jobs in a pool shares weighted by their
+// priority factor (step 7), each capped at the tasks it can run (the
+// demand-capped fair share of step 10). Every job's deficit accumulates
+// (fair share − running tasks) × time (step 11, integrated exactly between
+// events rather than every 500 ms), and a free slot goes to the admitted
+// job with the highest deficit that has a task to launch, one task per job
+// per round so that one heartbeat does not hand a node to one job. Extra
+// slots a job cannot use go to the other admitted jobs (step 6); queued
+// jobs get none. Maps follow delay scheduling, as in hfsp.
+type Easy struct {
+	o     easyOptions
+	v     *replay.View
+	jobs  []easyJob
+	queue []int32 // jobs waiting for admission, by priority then submit time
+	// admitted holds the admitted, unfinished jobs in admission order.
+	admitted []int32
+	reserved [2]int
+	pools    map[string]int
+	delay    replay.Time
+
+	last        replay.Time // time the deficits were integrated to
+	nextShares  replay.Time
+	sharesDirty bool
+	cands       []int32
+
+	// The task level's state of the admitted jobs (easy_tasks.go) and the
+	// fair shares' (easy_shares.go).
+	tl        easyTaskLevel
+	heap      []easyCand
+	shares    easyShares
+	poolJobs  []int // admitted jobs per pool
+	livePools int   // pools with admitted jobs
+	nonUnit   int   // admitted jobs of weight other than 1
+}
+
+type easyOptions struct {
+	jobShare  float64
+	sjf       bool
+	alpha     float64
+	errorSeed uint64
+	update    float64
+	delay     float64
+}
+
+type easyJob struct {
+	estimate [2]float64 // estimated work per phase (slot-s), error included
+	width    [2]int     // slots reserved per kind once admitted
+	run      float64    // estimated run time with those widths (s)
+	admitted bool
+	start    replay.Time
+	pool     int
+	weight   float64
+	pos      int32 // place among the admitted jobs (Easy.admitted, Easy.tl)
+	// delay scheduling of maps
+	wait delay.Wait // delay scheduling of its maps
+}
+
+var (
+	_ replay.Scheduler = (*Easy)(nil)
+	_ replay.Starter   = (*Easy)(nil)
+)
+
+var easyOptionList = []policy.Option{
+	{Name: "job-share", Default: "0.1", Usage: "fraction of each kind's slots a job reserves at most when admitted (its EASY width: min(tasks, share × slots), at least 1)"},
+	{Name: "backfill-order", Default: "sjf", Usage: "order in which queued jobs are tried for backfilling: sjf (shortest estimated run time first) or fcfs (queue order)"},
+	{Name: "alpha", Default: "0", Usage: "error of the user estimates: each job's estimate is multiplied by U[1−alpha, 1+alpha] (0: exact means)"},
+	{Name: "error-seed", Default: "1", Usage: "seed of the per-job estimate errors"},
+	{Name: "update-interval", Default: "0.5", Usage: "seconds between recomputations of the fair shares (the paper's timedelta; also done when jobs are admitted or end)"},
+	{Name: "locality-delay", Default: "-1", Usage: "delay scheduling wait D in seconds before rack-local maps (off-rack after 2D); -1 = min(15, 1.5 × heartbeat); 0 = off"},
+}
+
+// Name is the policy's name in the registry and on the command line.
+const Name = "easy"
+
+// Policy describes the policy to the registry.
+var Policy = policy.Policy{
+	Name:    Name,
+	Summary: "two-level scheduler: EASY backfilling of jobs on user-estimated times, deficit fair sharing of slots among admitted jobs",
+	Options: easyOptionList,
+	New:     func(s *policy.Settings) (replay.Scheduler, error) { return New(s) },
+}
+
+// New builds the EASY-backfilling fair scheduler from its settings.
+func New(s *policy.Settings) (*Easy, error) {
+	var o easyOptions
+	var order string
+	o.jobShare = s.Float("job-share")
+	order = s.OneOf("backfill-order", "sjf", "fcfs")
+	o.alpha = s.Float("alpha")
+	o.errorSeed = s.Uint64("error-seed")
+	o.update = s.Float("update-interval")
+	o.delay = s.Float("locality-delay")
+	if err := s.Err(); err != nil {
+		return nil, err
+	}
+	switch {
+	case !(o.jobShare > 0 && o.jobShare <= 1):
+		return nil, fmt.Errorf("%s.job-share: %v; want a fraction in (0, 1]", s.Policy, o.jobShare)
+	case !(o.alpha >= 0 && o.alpha < 1):
+		return nil, fmt.Errorf("%s.alpha: %v; want 0 <= alpha < 1", s.Policy, o.alpha)
+	case !(o.update >= 0) || math.IsInf(o.update, 0):
+		return nil, fmt.Errorf("%s.update-interval: %v; want seconds >= 0", s.Policy, o.update)
+	case o.delay < 0 && o.delay != -1 || math.IsNaN(o.delay) || math.IsInf(o.delay, 0):
+		return nil, fmt.Errorf("%s.locality-delay: %v; want -1 (auto), 0 (off) or seconds", s.Policy, o.delay)
+	}
+	o.sjf = order == "sjf"
+	return &Easy{o: o, pools: map[string]int{}}, nil
+}
+
+// Name implements replay.Scheduler.
+func (e *Easy) Name() string { return Name }
+
+// Start implements replay.Starter.
+func (e *Easy) Start(v *replay.View) error {
+	e.v = v
+	e.jobs = make([]easyJob, v.Jobs())
+	e.delay = delay.Duration(e.o.delay, v)
+	return nil
+}
+
+// Estimate is job j's user-estimated time in slot-seconds (maps × mean map
+// time + reduces × mean reduce time, with the job's error factor) and its
+// estimated run time in seconds at its admission widths. Valid once the
+// job has arrived.
+func (e *Easy) Estimate(j int32) (work, run float64) {
+	jb := &e.jobs[j]
+	return jb.estimate[0] + jb.estimate[1], jb.run
+}
+
+// Admitted reports whether job j has been admitted (it may run tasks).
+func (e *Easy) Admitted(j int32) bool { return e.jobs[j].admitted }
+
+// errorFactor draws job j's estimate error from the seed and the job only.
+func (e *Easy) errorFactor(j int32) float64 {
+	if e.o.alpha == 0 {
+		return 1
+	}
+	rng := rand.New(rand.NewPCG(e.o.errorSeed, uint64(j)+1))
+	return 1 - e.o.alpha + 2*e.o.alpha*rng.Float64()
+}
+
+func (e *Easy) arrive(j int32, v *replay.View) {
+	jv := v.Job(j)
+	jb := &e.jobs[j]
+	tj := jv.Trace()
+	f := e.errorFactor(j)
+	jb.run = 0
+	for k, durs := range [2][]float64{tj.MapDurations, tj.ReduceDurations} {
+		n := len(durs)
+		if n == 0 {
+			continue
+		}
+		var sum float64
+		for _, d := range durs {
+			sum += d
+		}
+		// tasks × mean task time, with the user's error
+		jb.estimate[k] = float64(n) * (sum / float64(n)) * f
+		jb.width[k] = min(n, max(1, int(e.o.jobShare*float64(v.Slots(replay.TaskKind(k))))))
+		jb.run += jb.estimate[k] / float64(jb.width[k])
+	}
+	p, ok := e.pools[jv.Pool()]
+	if !ok {
+		p = len(e.pools)
+		e.pools[jv.Pool()] = p
+	}
+	jb.pool = p
+	jb.weight = fairshare.PriorityWeight(int8(jv.Priority()))
+	i, _ := slices.BinarySearchFunc(e.queue, j, func(a, b int32) int { return order.FIFO(v, a, b) })
+	e.queue = slices.Insert(e.queue, i, j)
+}
+
+// OnEvent implements replay.Scheduler.
+func (e *Easy) OnEvent(ev replay.Event, v *replay.View) {
+	e.v = v
+	e.integrate(v)
+	switch ev.Kind {
+	case replay.JobArrived:
+		e.arrive(ev.Job, v)
+		e.pass(v)
+	case replay.JobFinished:
+		jb := &e.jobs[ev.Job]
+		if jb.admitted {
+			e.leave(ev.Job)
+			e.reserved[0] -= jb.width[0]
+			e.reserved[1] -= jb.width[1]
+		} else { // a job with no task ends at once
+			e.queue = order.Remove(e.queue, ev.Job)
+		}
+		jb.admitted = false
+		e.pass(v)
+	case replay.ReducesEligible, replay.TaskFinished, replay.TaskKilled, replay.TaskLost, replay.NodeFailed, replay.NodeRecovered:
+		e.sharesDirty = true
+	}
+	if ev.Kind != replay.NodeFailed && ev.Kind != replay.NodeRecovered && e.jobs[ev.Job].admitted {
+		e.track(v, ev.Job)
+	}
+	e.snapshot(v)
+}
+
+// fits reports whether job j's widths fit in free slots.
+func (e *Easy) fits(j int32, free [2]int, capacity [2]int) bool {
+	w := e.jobs[j].width
+	return min(w[0], capacity[0]) <= free[0] && min(w[1], capacity[1]) <= free[1]
+}
+
+func (e *Easy) admit(j int32, now replay.Time, free *[2]int) {
+	jb := &e.jobs[j]
+	jb.admitted, jb.start = true, now
+	e.enter(j)
+	e.queue = order.Remove(e.queue, j)
+	for k := range 2 {
+		e.reserved[k] += jb.width[k]
+		free[k] -= jb.width[k]
+	}
+	e.sharesDirty = true
+}
+
+// pass is one EASY scheduling pass over the queue.
+func (e *Easy) pass(v *replay.View) {
+	now := v.Now()
+	capacity := [2]int{v.Slots(replay.Map), v.Slots(replay.Reduce)}
+	free := [2]int{capacity[0] - e.reserved[0], capacity[1] - e.reserved[1]}
+	for len(e.queue) > 0 && e.fits(e.queue[0], free, capacity) {
+		e.admit(e.queue[0], now, &free)
+	}
+	if len(e.queue) == 0 {
+		return
+	}
+	// The head's reservation: the shadow time at which enough slots are
+	// released, and the extra slots it will leave then.
+	head := e.queue[0]
+	end := func(j int32) replay.Time {
+		return max(now, e.jobs[j].start+replay.Seconds(e.jobs[j].run))
+	}
+	byEnd := slices.Clone(e.admitted)
+	slices.SortStableFunc(byEnd, func(a, b int32) int { return cmp.Compare(end(a), end(b)) })
+	avail, shadow := free, replay.Never
+	for _, j := range byEnd {
+		avail[0] += e.jobs[j].width[0]
+		avail[1] += e.jobs[j].width[1]
+		if e.fits(head, avail, capacity) {
+			shadow = end(j)
+			break
+		}
+	}
+	hw := e.jobs[head].width
+	extra := [2]int{avail[0] - min(hw[0], capacity[0]), avail[1] - min(hw[1], capacity[1])}
+	cands := append(e.cands[:0], e.queue[1:]...)
+	if e.o.sjf {
+		slices.SortStableFunc(cands, func(a, b int32) int { return cmp.Compare(e.jobs[a].run, e.jobs[b].run) })
+	}
+	e.cands = cands
+	for _, c := range cands {
+		if !e.fits(c, free, capacity) {
+			continue
+		}
+		w := e.jobs[c].width
+		switch {
+		case shadow == replay.Never || now+replay.Seconds(e.jobs[c].run) <= shadow:
+			e.admit(c, now, &free)
+		case w[0] <= extra[0] && w[1] <= extra[1]:
+			e.admit(c, now, &free)
+			extra[0] -= w[0]
+			extra[1] -= w[1]
+		}
+	}
+}

@@ -1,0 +1,139 @@
+package easy
+
+import (
+	"sojourn/replay"
+	"sojourn/schedulers/internal/delay"
+)
+
+// The task level of Easy: deficit-based fair sharing among admitted jobs
+// (its state and integration: easy_state.go; its shares: easy_shares.go).
+
+// snapshot recomputes the fair shares when due; with the running counts
+// kept by track, they hold until the next integration.
+func (e *Easy) snapshot(v *replay.View) {
+	if e.sharesDirty || v.Now() >= e.nextShares {
+		e.computeShares(v)
+	}
+}
+
+// demand is what admitted job j could run of kind k now.
+func (e *Easy) demand(v *replay.View, j int32, k replay.TaskKind) float64 {
+	jv := v.Job(j)
+	d := jv.Running(k)
+	if jv.Launchable(k) {
+		d += jv.Pending(k)
+	}
+	return float64(d)
+}
+
+// easyCand is a job with a task to launch, by its place among the
+// admitted jobs, and its deficit.
+type easyCand struct {
+	def float64
+	pos int32
+}
+
+// before is the heartbeat's order: decreasing deficit, then admission.
+func (a easyCand) before(b easyCand) bool {
+	return a.def > b.def || a.def == b.def && a.pos < b.pos
+}
+
+// OnHeartbeat implements replay.Scheduler: for each kind, rounds over the
+// admitted jobs in decreasing deficit, one task per job per round, until
+// the node's slots are full or no job can use them. The first round takes
+// the jobs from a heap, since it usually stops after a few.
+func (e *Easy) OnHeartbeat(hb *replay.Heartbeat) error {
+	e.v = hb.View
+	e.integrate(hb.View)
+	e.snapshot(hb.View)
+	for k := replay.Map; k <= replay.Reduce; k++ {
+		if hb.Free(k) == 0 {
+			continue
+		}
+		h := e.heap[:0]
+		for _, p := range e.tl.ready[k].list {
+			h = append(h, easyCand{e.tl.def[k][p], p})
+		}
+		for i := len(h)/2 - 1; i >= 0; i-- {
+			easyDown(h, i)
+		}
+		next := e.cands[:0]
+		for hb.Free(k) > 0 && len(h) > 0 {
+			j := e.admitted[h[0].pos]
+			h[0] = h[len(h)-1]
+			h = h[:len(h)-1]
+			easyDown(h, 0)
+			ok, err := e.launchTracked(hb, k, j)
+			if err != nil {
+				return err
+			}
+			if ok && hb.Job(j).Launchable(k) {
+				next = append(next, j)
+			}
+		}
+		e.heap = h
+		cands := next
+		for hb.Free(k) > 0 && len(cands) > 0 {
+			next := cands[:0]
+			for _, j := range cands {
+				if hb.Free(k) == 0 {
+					break
+				}
+				ok, err := e.launchTracked(hb, k, j)
+				if err != nil {
+					return err
+				}
+				if ok && hb.Job(j).Launchable(k) {
+					next = append(next, j)
+				}
+			}
+			cands = next
+		}
+		e.cands = cands
+	}
+	e.snapshot(hb.View)
+	return nil
+}
+
+// easyDown sifts h[i] down the heap ordered by before.
+func easyDown(h []easyCand, i int) {
+	n := len(h)
+	if n == 0 {
+		return
+	}
+	x := h[i]
+	for {
+		c := 2*i + 1
+		if c >= n {
+			break
+		}
+		if c+1 < n && h[c+1].before(h[c]) {
+			c++
+		}
+		if !h[c].before(x) {
+			break
+		}
+		h[i] = h[c]
+		i = c
+	}
+	h[i] = x
+}
+
+// launchTracked is launch, then track of the job if it launched.
+func (e *Easy) launchTracked(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool, error) {
+	ok, err := e.launch(hb, k, j)
+	if ok && err == nil {
+		e.track(hb.View, j)
+	}
+	return ok, err
+}
+
+// launch starts one task of kind k of job j on the node, maps under delay
+// scheduling.
+func (e *Easy) launch(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool, error) {
+	idx, ok := delay.Next(hb, j, k, &e.jobs[j].wait, e.delay)
+	if !ok {
+		return false, nil
+	}
+	return true, hb.Launch(replay.TaskRef{Job: j, Kind: k, Index: idx})
+}

@@ -1,0 +1,415 @@
+package fair
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"sojourn/replay"
+	"sojourn/schedulers/pools"
+	"sojourn/traces"
+)
+
+// writeFile writes content to a file in a fresh temporary directory.
+func writeFile(t testing.TB, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// newFair builds the fair policy with the given options.
+func newFair(t testing.TB, opts map[string]string) *Fair {
+	t.Helper()
+	return ffNew(t, "fair", opts).(*Fair)
+}
+
+// fairProbe runs a Fair policy and calls each after every heartbeat.
+type fairProbe struct {
+	*Fair
+	each func(hb *replay.Heartbeat)
+}
+
+func (p *fairProbe) OnHeartbeat(hb *replay.Heartbeat) error {
+	if err := p.Fair.OnHeartbeat(hb); err != nil {
+		return err
+	}
+	p.each(hb)
+	return nil
+}
+
+// poolOf returns a predicate for ffRunningAt: jobs of the named pool.
+func poolOf(tr *traces.Trace, pool string) func(int32) bool {
+	return func(j int32) bool { return tr.Jobs[j].Pool == pool }
+}
+
+// TestFairMicroTrace replays a hand-computed two-job trace. One node (all
+// maps node-local), 2 map slots, 1 reduce slot, heartbeats every 1 s,
+// slow-start 5% (one finished map of job 0).
+//
+//	t=0    job 0 (4 maps of 4 s, 1 reduce of 3 s): maps 0, 1 (load cap
+//	       ceil(2 × min(1, 4/2)) = 2)
+//	t=1.5  job 1 (2 maps of 2 s) arrives; no free slot
+//	t=4    maps 0, 1 end; job 0 is past slow-start. Update: map demand 4,
+//	       reduce demand 1. Maps go first (0 ≤ 0 running on the node): jobs
+//	       tie at 0 running maps, job 0 is older: its map 2 (4..8). Then a
+//	       reduce (1 map running > 0 reduces): job 0's (waits for the maps).
+//	       Then a map: job 1 has 0 running < 1: its map 0 (4..6).
+//	t=6    job 1 (0 running) beats job 0 (1): job 1's map 1 (6..8)
+//	t=8    job 0's map 3 (8..12); job 1 done at 8
+//	t=12   job 0's maps are done: its reduce ends at 15
+//
+// Hadoop's FIFO (checked too) runs job 0's maps first: job 0 ends at 11
+// (maps 2, 3 at 4..8, reduce 8..11), job 1 at 10 (maps 8..10).
+//
+// With assign-multiple off a heartbeat launches one task, of the kind with
+// fewer tasks on the node (maps on ties). Job 0's map 1 lasts 3 s:
+//
+//	t=0, 1  maps 0 (0..4) and 1 (1..4)
+//	t=4     0 maps = 0 reduces running: a map; job 0 is older: map 2 (4..8)
+//	t=5     1 map > 0 reduces: job 0's reduce
+//	t=6     1 map = 1 reduce: a map; job 1 has none running: map 0 (6..8)
+//	t=8     tie at 0 running maps: job 0's map 3 (8..12)
+//	t=9     job 1's map 1 (9..11); job 0's reduce ends at 12+3 = 15
+func TestFairMicroTrace(t *testing.T) {
+	m, rd, loc := replay.Map, replay.Reduce, replay.NodeLocal
+	tr := ffTrace(t,
+		ffJob(0, "default", ffSame(4, 4), []float64{3}),
+		ffJob(1.5, "default", ffSame(2, 2), nil))
+	cfg := replay.Config{Nodes: 1, MapSlots: 2, ReduceSlots: 1, Heartbeat: 1, Seed: 1}
+	for _, c := range []struct {
+		policy string
+		opts   map[string]string
+		tr     *traces.Trace
+		want   []ffSegment
+		finish []float64
+	}{{
+		policy: "fair", tr: tr,
+		want: []ffSegment{{0, m, 0, 0, 0, loc, 4}, {0, m, 1, 0, 0, loc, 4}, {0, m, 2, 4, 0, loc, 8},
+			{1, m, 0, 4, 0, loc, 6}, {0, rd, 0, 4, 0, 0, 15}, {1, m, 1, 6, 0, loc, 8}, {0, m, 3, 8, 0, loc, 12}},
+		finish: []float64{15, 8},
+	}, {
+		policy: "fifo", tr: tr,
+		want: []ffSegment{{0, m, 0, 0, 0, loc, 4}, {0, m, 1, 0, 0, loc, 4}, {0, m, 2, 4, 0, loc, 8},
+			{0, m, 3, 4, 0, loc, 8}, {0, rd, 0, 4, 0, 0, 11}, {1, m, 0, 8, 0, loc, 10}, {1, m, 1, 8, 0, loc, 10}},
+		finish: []float64{11, 10},
+	}, {
+		policy: "fair", opts: map[string]string{"assign-multiple": "false"},
+		tr: ffTrace(t, ffJob(0, "default", []float64{4, 3, 4, 4}, []float64{3}), ffJob(1.5, "default", ffSame(2, 2), nil)),
+		want: []ffSegment{{0, m, 0, 0, 0, loc, 4}, {0, m, 1, 1, 0, loc, 4}, {0, m, 2, 4, 0, loc, 8},
+			{0, rd, 0, 5, 0, 0, 15}, {1, m, 0, 6, 0, loc, 8}, {0, m, 3, 8, 0, loc, 12}, {1, m, 1, 9, 0, loc, 11}},
+		finish: []float64{15, 11},
+	}} {
+		t.Run(strings.TrimSpace(c.policy+" "+fmt.Sprint(c.opts["assign-multiple"])), func(t *testing.T) {
+			r := ffRun(t, c.tr, ffNew(t, c.policy, c.opts), cfg)
+			ffCheckSegments(t, r, c.want)
+			for i, want := range c.finish {
+				if got := r.Jobs[i].Finish.Sec(); got != want {
+					t.Errorf("job %d finished at %v, want %v", i, got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestFairPoolWeights: two pools of weights 2 and 1, each with more maps
+// than the cluster's 30 slots, hold 20 and 10 slots while both have
+// demand (computeFairShares gives R·2 + R·1 = 30, R = 10), and the
+// pools' fair shares say so.
+func TestFairPoolWeights(t *testing.T) {
+	pools := writeFile(t, "pools.txt", "# pool mode weight minMaps minReduces\nA fair 2 0 0\nB fair 1 0 0\n")
+	tr := ffTrace(t, ffJob(0, "A", ffSame(300, 10), nil), ffJob(0, "B", ffSame(300, 10), nil))
+	cfg := replay.Config{Nodes: 10, MapSlots: 3, ReduceSlots: 1, Heartbeat: 1, Seed: 1}
+	f := newFair(t, map[string]string{"pools": pools})
+	checked := 0
+	probe := &fairProbe{Fair: f, each: func(hb *replay.Heartbeat) {
+		if hb.Job(0).Pending(replay.Map) == 0 || hb.Now() < 5*replay.Second {
+			return
+		}
+		a, _ := f.PoolShare("A", replay.Map)
+		b, _ := f.PoolShare("B", replay.Map)
+		if math.Abs(a-20) > 1e-3 || math.Abs(b-10) > 1e-3 {
+			t.Fatalf("at %v: fair shares A %v, B %v; want 20, 10", hb.Now(), a, b)
+		}
+		checked++
+	}}
+	r := ffRun(t, tr, probe, cfg)
+	if checked == 0 {
+		t.Fatal("no share checked")
+	}
+	for at := 5.05; at < 140; at += 10 {
+		a := ffRunningAt(r, replay.Map, at, poolOf(tr, "A"))
+		b := ffRunningAt(r, replay.Map, at, poolOf(tr, "B"))
+		if a < 19 || a > 21 || b < 9 || b > 11 || a+b != 30 {
+			t.Errorf("at %v s pools A and B run %d and %d maps; want 20 and 10 of 30", at, a, b)
+		}
+	}
+}
+
+// TestFairPoolsOption checks that the pools option reads a pools file
+// (XML or text) and that its limits take effect.
+func TestFairPoolsOption(t *testing.T) {
+	xml := writeFile(t, "alloc.xml", `<?xml version="1.0"?>
+<allocations>
+  <pool name="one"><maxRunningJobs>1</maxRunningJobs></pool>
+  <pool name="capped"><maxMaps>2</maxMaps></pool>
+  <user name="bob"><maxRunningJobs>1</maxRunningJobs></user>
+</allocations>`)
+	cfg := replay.Config{Nodes: 2, MapSlots: 4, ReduceSlots: 1, Heartbeat: 1, Seed: 1}
+	t.Run("pool maxRunningJobs", func(t *testing.T) {
+		// Job 1 becomes runnable once job 0, granted first, finishes.
+		tr := ffTrace(t, ffJob(0, "one", ffSame(2, 10), nil), ffJob(0, "one", ffSame(2, 10), nil), ffJob(0, "other", ffSame(2, 10), nil))
+		r := ffRun(t, tr, ffNew(t, "fair", map[string]string{"pools": xml}), cfg)
+		if r.Jobs[1].FirstLaunch < r.Jobs[0].Finish {
+			t.Errorf("job 1 launched at %v before job 0 finished at %v", r.Jobs[1].FirstLaunch, r.Jobs[0].Finish)
+		}
+		if r.Jobs[2].FirstLaunch != 0 {
+			t.Errorf("job 2 of another pool launched at %v, want 0", r.Jobs[2].FirstLaunch)
+		}
+	})
+	t.Run("user maxRunningJobs in one pool", func(t *testing.T) {
+		// With pool-by single all jobs share the default pool; bob's limit
+		// still holds (the trace's pool column is the user).
+		tr := ffTrace(t, ffJob(0, "bob", ffSame(2, 10), nil), ffJob(0, "bob", ffSame(2, 10), nil), ffJob(0, "carol", ffSame(2, 10), nil))
+		r := ffRun(t, tr, ffNew(t, "fair", map[string]string{"pools": xml, "pool-by": "single"}), cfg)
+		if r.Jobs[1].FirstLaunch < r.Jobs[0].Finish || r.Jobs[2].FirstLaunch != 0 {
+			t.Errorf("first launches %v, %v, %v; job 0 finished at %v", r.Jobs[0].FirstLaunch, r.Jobs[1].FirstLaunch,
+				r.Jobs[2].FirstLaunch, r.Jobs[0].Finish)
+		}
+	})
+	t.Run("pool maxMaps", func(t *testing.T) {
+		tr := ffTrace(t, ffJob(0, "capped", ffSame(8, 10), nil))
+		r := ffRun(t, tr, ffNew(t, "fair", map[string]string{"pools": xml}), cfg)
+		if n := ffRunningAt(r, replay.Map, 5, func(int32) bool { return true }); n != 2 {
+			t.Errorf("capped pool runs %d maps, want 2", n)
+		}
+	})
+	t.Run("text format and fifo mode", func(t *testing.T) {
+		// A fifo-mode pool runs its jobs in FIFO order: job 1 waits for
+		// job 0's maps although fair sharing would split the slots.
+		text := writeFile(t, "pools.txt", "q fifo 1 0 0\n")
+		tr := ffTrace(t, ffJob(0, "q", ffSame(8, 10), nil), ffJob(0, "q", ffSame(8, 10), nil))
+		r := ffRun(t, tr, ffNew(t, "fair", map[string]string{"pools": text}), cfg)
+		// Job 0's 8 maps fill both nodes (at 0 and 0.5); job 1 gets the
+		// first slot freed, at 10.
+		if r.Jobs[1].FirstLaunch != 10*replay.Second {
+			t.Errorf("fifo pool: job 1 first launched at %v, want 10s", r.Jobs[1].FirstLaunch)
+		}
+		r = ffRun(t, tr, ffNew(t, "fair", nil), cfg)
+		if r.Jobs[1].FirstLaunch != 0 {
+			t.Errorf("fair pool: job 1 first launched at %v, want 0", r.Jobs[1].FirstLaunch)
+		}
+	})
+	t.Run("errors", func(t *testing.T) {
+		bad := writeFile(t, "bad.xml", "<allocations><pool name=\"x\"><weight>-1</weight></pool></allocations>")
+		_, err := New("fair", map[string]string{"pools": bad})
+		if err == nil || !strings.Contains(err.Error(), "fair.pools") || !errors.Is(err, pools.ErrPoolConfig) {
+			t.Errorf("bad pools file: %v", err)
+		}
+		_, err = New("fair", map[string]string{"pools": filepath.Join(t.TempDir(), "missing.xml")})
+		if err == nil || !strings.Contains(err.Error(), "fair.pools") {
+			t.Errorf("missing pools file: %v", err)
+		}
+	})
+}
+
+// TestFairOptions checks option validation.
+func TestFairOptions(t *testing.T) {
+	for _, c := range []struct {
+		opt, val string
+	}{
+		{"locality-delay", "-2"}, {"locality-delay", "x"}, {"update-interval", "-1"}, {"pool-by", "user"},
+		{"preemption", "sometimes"}, {"preemption-interval", "-5"}, {"assign-multiple", "2"},
+		{"size-based-weight", "no way"}, {"load-cap", ""},
+	} {
+		if _, err := New("fair", map[string]string{c.opt: c.val}); err == nil || !strings.Contains(err.Error(), "fair."+c.opt) {
+			t.Errorf("%s=%q: error %v, want one naming fair.%s", c.opt, c.val, err, c.opt)
+		}
+	}
+	f := newFair(t, nil)
+	if f.o.delay != -1 || f.o.update != 0.5 || f.o.preempt || f.o.preemptEvery != 15 || !f.o.assignMultiple ||
+		f.o.sizeWeight || !f.o.loadCap || f.o.single {
+		t.Errorf("defaults: %+v", f.o)
+	}
+}
+
+// TestFairDelaySchedulingRaisesLocality: many one-map jobs on 100 nodes.
+// Without delay scheduling the first tracker to heartbeat after a job's
+// arrival runs its map, holding a replica with probability 3/100; with
+// the default D = 1.5 s the job waits up to a heartbeat round for a
+// replica's tracker.
+func TestFairDelaySchedulingRaisesLocality(t *testing.T) {
+	var jobs []traces.Job
+	for i := range 300 {
+		jobs = append(jobs, ffJob(float64(i)*0.7, "default", []float64{20}, nil))
+	}
+	tr := ffTrace(t, jobs...)
+	cfg := replay.Config{Nodes: 100, Seed: 1}
+	off := ffRun(t, tr, ffNew(t, "fair", map[string]string{"locality-delay": "0"}), cfg).NodeLocalFraction()
+	on := ffRun(t, tr, ffNew(t, "fair", nil), cfg).NodeLocalFraction()
+	t.Logf("node-local fraction: %.3f without delay scheduling, %.3f with", off, on)
+	if !(on >= 0.95 && off <= 0.2) {
+		t.Errorf("node-local fraction %.3f with delay scheduling, %.3f without; want >= 0.95 and <= 0.2", on, off)
+	}
+}
+
+// fairCheckCounts checks the policy's incremental state against the
+// engine's: running counts per pool and cluster-wide, and job orders
+// sorted with correct positions.
+func fairCheckCounts(t testing.TB, f *Fair, v *replay.View) {
+	var total [2]int
+	for _, p := range f.live {
+		for k := range 2 {
+			kind := replay.TaskKind(k)
+			n := 0
+			for _, j := range p.jobs {
+				n += v.Job(j).Running(kind)
+			}
+			if n != p.running[k] {
+				t.Fatalf("at %v pool %s runs %d %ss, policy counts %d", v.Now(), p.cfg.Name, n, kind, p.running[k])
+			}
+			total[k] += n
+			for i, j := range p.list[k] {
+				if f.jobs[j].pos[k] != int32(i) {
+					t.Fatalf("at %v job %d at %d in pool %s's %s order has pos %d", v.Now(), j, i, p.cfg.Name, kind, f.jobs[j].pos[k])
+				}
+				if i > 0 && f.compareJobs(kind, p.list[k][i-1], j) > 0 {
+					t.Fatalf("at %v pool %s's %s order is not sorted at %d", v.Now(), p.cfg.Name, kind, i)
+				}
+				if p.cfg.Mode == pools.ModeFair && f.jobs[j].key[k] != taskRatio(v.Job(j).Running(kind), f.jobs[j].weight[k]) {
+					t.Fatalf("at %v job %d has a stale key", v.Now(), j)
+				}
+			}
+		}
+	}
+	if total != f.running {
+		t.Fatalf("at %v pools run %v tasks, policy counts %v", v.Now(), total, f.running)
+	}
+}
+
+// TestFairStateStaysConsistent replays fb2009 split over four pools (one
+// fifo-mode, one with a min share), with node failures, fair-share and
+// min-share preemption and size-based weights, checking the policy's
+// incremental state after every heartbeat.
+func TestFairStateStaysConsistent(t *testing.T) {
+	tr := ffProfile(t, "fb2009")
+	for i := range tr.Jobs {
+		tr.Jobs[i].Pool = fmt.Sprintf("p%d", i%4)
+		tr.Jobs[i].Priority = traces.Priority(i%5 - 2)
+	}
+	pools := writeFile(t, "pools.xml", `<allocations>
+  <pool name="p1"><schedulingMode>fifo</schedulingMode></pool>
+  <pool name="p2"><minMaps>40</minMaps><minReduces>10</minReduces><minSharePreemptionTimeout>20</minSharePreemptionTimeout></pool>
+  <pool name="p3"><weight>3</weight><maxRunningJobs>3</maxRunningJobs></pool>
+  <fairSharePreemptionTimeout>60</fairSharePreemptionTimeout>
+</allocations>`)
+	for _, sized := range []string{"false", "true"} {
+		t.Run("size-based-weight="+sized, func(t *testing.T) {
+			f := newFair(t, map[string]string{"pools": pools, "preemption": "true", "size-based-weight": sized})
+			probe := &fairProbe{Fair: f, each: func(hb *replay.Heartbeat) { fairCheckCounts(t, f, hb.View) }}
+			r := ffRun(t, tr, probe, replay.Config{Seed: 1, MTBF: 20000, MTTR: 300})
+			kills, lost := 0, 0
+			for _, j := range r.Jobs {
+				kills += int(j.Kills)
+				lost += int(j.Lost)
+			}
+			t.Logf("mean sojourn %.1f s, %d kills, %d lost, %d heartbeats", r.MeanSojourn(), kills, lost, r.Stats.Heartbeats)
+			if kills == 0 || lost == 0 {
+				t.Errorf("%d kills and %d lost tasks; the test wants both", kills, lost)
+			}
+		})
+	}
+}
+
+// TestFairOnPaperProfiles replays both paper workloads to completion on 100
+// nodes (invariant checker on) and checks that no job starves: every job
+// launches a task within a bound after its arrival.
+//
+// The bound: a job with no running task sorts before every job with one
+// (running/weight 0), so a freed map slot goes to it unless an older job
+// also has none running (one slot each, and there are far fewer such jobs
+// than the 400 slots). Every running map ends within the trace's longest
+// map duration times the off-rack factor, freeing its slot; delay
+// scheduling then makes the job wait for skips worth at most 2D, which
+// accrue at least at interval/nodes per heartbeat; allow 2D + 1 s of
+// heartbeats more. So: 2 × longest map + 2D + 1 s.
+func TestFairOnPaperProfiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long")
+	}
+	for _, prof := range []string{"fb2009", "fb2010"} {
+		t.Run(prof, func(t *testing.T) {
+			tr := ffProfile(t, prof)
+			longest := 0.0
+			for _, j := range tr.Jobs {
+				longest = max(longest, slices.Max(j.MapDurations))
+			}
+			cfg := replay.Config{Seed: 1}
+			bound := replay.Seconds(longest*replay.DefaultOffRackFactor + 2*1.5 + 1)
+			// The bound is tight enough to catch starvation: under FIFO
+			// some job waits longer for its first slot.
+			fifo := ffRun(t, tr, ffNew(t, "fifo", nil), cfg)
+			worst := slices.MaxFunc(fifo.Jobs, func(a, b replay.JobResult) int {
+				return cmp.Compare(a.FirstLaunch-a.Submit, b.FirstLaunch-b.Submit)
+			})
+			if worst.FirstLaunch-worst.Submit <= bound {
+				t.Errorf("under FIFO no job waits more than %v for its first slot", bound)
+			}
+			r := ffRun(t, tr, ffNew(t, "fair", nil), cfg)
+			var waits []float64
+			for i := range r.Jobs {
+				j := &r.Jobs[i]
+				w := j.FirstLaunch - j.Submit
+				waits = append(waits, w.Sec())
+				if j.Finish < j.FirstLaunch || w < 0 || w > bound {
+					t.Errorf("job %d: submitted %v, first launch %v (bound %v), finished %v", i, j.Submit, j.FirstLaunch, bound, j.Finish)
+				}
+			}
+			slices.Sort(waits)
+			t.Logf("mean sojourn %.1f s, node-local %.1f%%, wait for a first slot: median %.1f s, max %.1f s (bound %.0f s)",
+				r.MeanSojourn(), 100*r.NodeLocalFraction(), waits[len(waits)/2], waits[len(waits)-1], bound.Sec())
+		})
+	}
+}
+
+// TestFairSilentTrackersMatchHadoop: in Hadoop every tracker heartbeats
+// every interval; in the engine busy trackers are silent unless a
+// Preempter asks for them. Delay scheduling credits skips as if they were
+// not, so forcing busy heartbeats (preemption on with a finite fair-share
+// timeout, which never fires with a single pool) must not change the run,
+// except through the update times (updates are due at the first heartbeat
+// after each update-interval).
+func TestFairSilentTrackersMatchHadoop(t *testing.T) {
+	tr := ffProfile(t, "fb2009")
+	pools := writeFile(t, "pools.xml", "<allocations><fairSharePreemptionTimeout>60</fairSharePreemptionTimeout></allocations>")
+	silent := ffRun(t, tr, ffNew(t, "fair", nil), replay.Config{Seed: 1})
+	busy := ffRun(t, tr, ffNew(t, "fair", map[string]string{"pools": pools, "preemption": "true"}), replay.Config{Seed: 1})
+	if busy.Stats.Heartbeats < 5*silent.Stats.Heartbeats {
+		t.Fatalf("%d heartbeats with busy trackers, %d without: busy trackers did not heartbeat", busy.Stats.Heartbeats, silent.Stats.Heartbeats)
+	}
+	if a, b := silent.MeanSojourn(), busy.MeanSojourn(); math.Abs(a-b) > 0.005*a {
+		t.Errorf("mean sojourn %.2f s with silent trackers, %.2f s with busy heartbeats", a, b)
+	}
+	if a, b := silent.NodeLocalFraction(), busy.NodeLocalFraction(); math.Abs(a-b) > 0.002 {
+		t.Errorf("node-local fraction %.4f with silent trackers, %.4f with busy heartbeats", a, b)
+	}
+}
+
+// BenchmarkFairFB2010 measures a whole fb2010 replay under FAIR.
+func BenchmarkFairFB2010(b *testing.B) {
+	tr := ffProfile(b, "fb2010")
+	b.ReportAllocs()
+	for range b.N {
+		if _, err := replay.Run(tr, ffNew(b, "fair", nil), replay.Config{Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

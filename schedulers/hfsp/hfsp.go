@@ -1,0 +1,406 @@
+package hfsp
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"sojourn/replay"
+	"sojourn/schedulers/internal/delay"
+	"sojourn/schedulers/internal/policy"
+	"sojourn/schedulers/vcluster"
+)
+
+// HFSP is the Hadoop Fair Sojourn Protocol (Pastorelli et al., Section 3):
+// the map and the reduce phase of every job are scheduled as separate jobs;
+// a virtual cluster per phase, with the real cluster's slots, ages every
+// job under max-min fair processor sharing, and real slots go to jobs in
+// increasing order of their completion time there. Sizes start as ξ·k·l
+// and are re-estimated from the first s "sample" tasks of each phase.
+// Reduces are preempted eagerly (suspend/resume), by waiting, or by
+// killing; maps wait.
+type HFSP struct {
+	o     hfspOptions
+	vc    [2]*vcluster.Cluster
+	jobs  []hfspJob
+	order [2][]int64 // the virtual cluster's order, as of orderVer
+	serve [2]hfspServe
+	// orderVer is the virtual cluster's OrderVersion when order was copied.
+	orderVer [2]uint64
+	// jobsInTraining per phase, in arrival order; sampling, those of them
+	// with sample tasks left to launch, for reduces from the time they may
+	// launch (a job waiting for slow-start could take no slot).
+	training [2][]int32
+	sampling [2][]int32
+	// sampled lists, in arrival order, the jobs in reduce training whose
+	// samples have all launched: checkReduceSamples' candidates.
+	sampled []int32
+	// zombies finished for real but not yet in the virtual cluster;
+	// zombieSeen is the virtual cluster's Completions when they were last
+	// looked at (none of them can finish virtually without one).
+	zombies    [2][]int32
+	zombieSeen [2]int
+	// nextCheck is the earliest checkAt of the jobs whose reduce samples
+	// have all launched; 0 after an event.
+	nextCheck replay.Time
+	// trainingRunning counts running sample tasks per phase.
+	trainingRunning [2]int
+	trainSlots      [2]int
+	// past task sizes per phase, for the initial estimate's l.
+	pastSum   [2]float64
+	pastCount [2]int
+	delay     replay.Time
+	// waits is the delay scheduling of each job's maps, and local their
+	// locality bitmaps (see hfsp_local.go).
+	waits []hfspWait
+	local localBits
+	// preemptWanted caches whether some reduce job waits for slots held by
+	// a larger job; recomputed lazily after events.
+	preemptWanted, preemptDirty bool
+	preemptVer                  uint64 // reduce OrderVersion of preemptWanted
+	// reducesTouched marks a heartbeat in which the policy changed some
+	// job's reduces (their events come only after it).
+	reducesTouched bool
+	scratch        []float64
+	led            reduceLedger
+	triedLate      []int32 // scratch of the late=ps scan
+}
+
+// hfspJob is HFSP's record of a job, the flags a heartbeat reads first.
+// Its maps' delay scheduling is in HFSP.waits.
+type hfspJob struct {
+	arrived, realDone [2]bool
+	inVC              [2]bool
+	trained           [2]bool
+	tasks             [2]int
+	samples           [2][]int32 // indices of sample tasks, in launch order
+	estimate          [2]float64 // size given to the virtual cluster (slot-s)
+	errFactor         float64    // map estimate error multiplier
+	vfinish           [2]float64 // virtual completion time, once seen
+	// checkAt is the earliest time the reduce samples may all have
+	// reported (see reduceCheckAt); 0 after an event of the job.
+	checkAt replay.Time
+}
+
+type hfspOptions struct {
+	samples       int
+	xi            float64
+	delta         float64
+	fit           string
+	initialTask   float64
+	trainMapSlots int
+	trainRedSlots int
+	late          string
+	preemption    string
+	delay         float64
+	virtualSpeed  float64
+	resetAging    bool
+	errorModel    string
+	alpha         float64
+	sigma         float64
+	errorSeed     uint64
+	trueSizesMaps bool
+	trueSizesReds bool
+}
+
+var hfspOptionList = []policy.Option{
+	{"samples", "5", "s: sample tasks per phase whose durations estimate the phase's size"},
+	{"xi", "1", "ξ ≥ 1: initial size ξ·k·l of a phase with k tasks (l: mean size of past tasks)"},
+	{"delta", "60", "Δ in seconds: a running reduce sample is extrapolated after Δ s of its reduce function"},
+	{"fit", "uniform", "distribution fitted (least squares on the ECDF) to sample durations: uniform"},
+	{"initial-task", "60", "l in seconds before any task of the phase has finished"},
+	{"train-map-slots", "-1", "map slots kept for sample tasks; -1 = 10% of the map slots"},
+	{"train-reduce-slots", "-1", "reduce slots kept for sample tasks; -1 = 10% of the reduce slots"},
+	{"late", "fifo", "jobs done in the virtual cluster but not for real: fifo (in virtual finish order, the paper's rule) or ps (share slots equally)"},
+	{"preemption", "eager", "reduce preemption: eager (suspend youngest, resume oldest, wait past the node's cap), wait, or kill"},
+	{"locality-delay", "-1", "delay scheduling wait D in seconds before rack-local (off-rack after 2D); -1 = min(15, 1.5 × heartbeat); 0 = off"},
+	{"virtual-speed", "1", "aging speed of the virtual cluster (the public HFSP code uses 0.5)"},
+	{"reset-aging", "false", "on re-estimation restart the virtual job from the new size (the public code) instead of keeping its attained service"},
+	{"error", "uniform", "estimation error model on map sizes: uniform (× U[1−alpha, 1+alpha]) or lognormal (× exp(N(0, sigma)))"},
+	{"alpha", "0", "α of the uniform error model (0: no error)"},
+	{"sigma", "0", "σ of the log-normal error model"},
+	{"error-seed", "1", "seed of the error draws (one per job)"},
+	{"oracle", "none", "true sizes instead of estimates: none, maps, reduces or both (FSP)"},
+}
+
+var _ replay.Scheduler = (*HFSP)(nil)
+var _ replay.Preempter = (*HFSP)(nil)
+var _ replay.Starter = (*HFSP)(nil)
+
+// Name is the policy's name in the registry and on the command line.
+const Name = "hfsp"
+
+// Policy describes the policy to the registry.
+var Policy = policy.Policy{
+	Name:    Name,
+	Summary: "HFSP: size-based, virtual-cluster aging (FSP), eager preemption of reduces",
+	Options: hfspOptionList,
+	New:     func(s *policy.Settings) (replay.Scheduler, error) { return New(s) },
+}
+
+// New builds HFSP from its settings (see the policy.Option list).
+func New(s *policy.Settings) (*HFSP, error) {
+	var o hfspOptions
+	o.samples = s.Int("samples")
+	o.xi = s.Float("xi")
+	o.delta = s.Float("delta")
+	o.fit = s.OneOf("fit", "uniform")
+	o.initialTask = s.Float("initial-task")
+	o.trainMapSlots = s.Int("train-map-slots")
+	o.trainRedSlots = s.Int("train-reduce-slots")
+	o.late = s.OneOf("late", "fifo", "ps")
+	o.preemption = s.OneOf("preemption", "eager", "wait", "kill")
+	o.delay = s.Float("locality-delay")
+	o.virtualSpeed = s.Float("virtual-speed")
+	o.resetAging = s.Bool("reset-aging")
+	o.errorModel = s.OneOf("error", "uniform", "lognormal")
+	o.alpha = s.Float("alpha")
+	o.sigma = s.Float("sigma")
+	o.errorSeed = s.Uint64("error-seed")
+	sizes := s.OneOf("oracle", "none", "maps", "reduces", "both")
+	o.trueSizesMaps = sizes == "maps" || sizes == "both"
+	o.trueSizesReds = sizes == "reduces" || sizes == "both"
+	if err := s.Err(); err != nil {
+		return nil, err
+	}
+	switch {
+	case o.samples < 1:
+		return nil, fmt.Errorf("hfsp.samples: %d; want >= 1", o.samples)
+	case !(o.xi >= 1):
+		return nil, fmt.Errorf("hfsp.xi: %v; want >= 1", o.xi)
+	case !(o.delta > 0):
+		return nil, fmt.Errorf("hfsp.delta: %v; want > 0 seconds", o.delta)
+	case !(o.initialTask > 0):
+		return nil, fmt.Errorf("hfsp.initial-task: %v; want > 0 seconds", o.initialTask)
+	case o.alpha < 0 || o.alpha > 1:
+		return nil, fmt.Errorf("hfsp.alpha: %v; want 0 to 1", o.alpha)
+	case o.sigma < 0:
+		return nil, fmt.Errorf("hfsp.sigma: %v; want >= 0", o.sigma)
+	case !(o.virtualSpeed > 0):
+		return nil, fmt.Errorf("hfsp.virtual-speed: %v; want > 0", o.virtualSpeed)
+	case o.delay < 0 && o.delay != -1:
+		return nil, fmt.Errorf("hfsp.locality-delay: %v; want -1 (auto), 0 (off) or seconds", o.delay)
+	}
+	return &HFSP{o: o}, nil
+}
+
+// Name implements replay.Scheduler.
+func (h *HFSP) Name() string { return Name }
+
+// Start implements replay.Starter.
+func (h *HFSP) Start(v *replay.View) error {
+	h.jobs = make([]hfspJob, v.Jobs())
+	for k := replay.Map; k <= replay.Reduce; k++ {
+		h.vc[k] = vcluster.New(float64(v.Slots(k)), h.o.virtualSpeed)
+	}
+	h.waits = make([]hfspWait, v.Jobs())
+	for j := range h.waits {
+		h.waits[j].bits = -1
+	}
+	if n := v.Nodes(); n > 0 {
+		h.local.nodeWords = (n + 63) / 64
+		h.local.words = h.local.nodeWords + (int(v.Rack(int32(n-1)))+1+63)/64
+	}
+	h.trainSlots[replay.Map] = trainSlots(h.o.trainMapSlots, v.Slots(replay.Map))
+	h.trainSlots[replay.Reduce] = trainSlots(h.o.trainRedSlots, v.Slots(replay.Reduce))
+	h.delay = delay.Duration(h.o.delay, v)
+	return nil
+}
+
+func trainSlots(opt, slots int) int {
+	if opt < 0 {
+		return int(math.Ceil(0.1 * float64(slots)))
+	}
+	return opt
+}
+
+// errorFactor draws job j's map estimation error; it depends only on the
+// seed and the job, so a sweep over alpha changes nothing else.
+func (h *HFSP) errorFactor(j int32) float64 {
+	rng := rand.New(rand.NewPCG(h.o.errorSeed, uint64(j)+1))
+	switch {
+	case h.o.errorModel == "lognormal" && h.o.sigma > 0:
+		return math.Exp(h.o.sigma * rng.NormFloat64())
+	case h.o.alpha > 0:
+		return 1 - h.o.alpha + 2*h.o.alpha*rng.Float64()
+	}
+	return 1
+}
+
+// OnEvent implements replay.Scheduler.
+func (h *HFSP) OnEvent(ev replay.Event, v *replay.View) {
+	now := v.Now().Sec()
+	h.advance(now)
+	switch ev.Kind {
+	case replay.TaskStarted, replay.TaskFinished, replay.TaskSuspended, replay.TaskResumed,
+		replay.TaskKilled, replay.TaskLost:
+		// Map tasks change nothing WantsBusyHeartbeats looks at.
+		h.preemptDirty = h.preemptDirty || ev.Task.Kind == replay.Reduce
+	default:
+		h.preemptDirty = true
+	}
+	switch ev.Kind {
+	case replay.TaskStarted, replay.TaskFinished, replay.TaskSuspended, replay.TaskResumed,
+		replay.TaskKilled, replay.TaskLost, replay.MapsDone:
+		// A reduce sample's events, and the end of the map phase (when
+		// waiting reduces start their shuffle), may let the samples report
+		// sooner, if the job's reduces are in training.
+		hj := &h.jobs[ev.Job]
+		if hj.arrived[replay.Reduce] && !hj.trained[replay.Reduce] &&
+			(ev.Kind == replay.MapsDone || ev.Task.Kind == replay.Reduce && h.isSample(ev.Task)) {
+			hj.checkAt = 0
+			h.nextCheck = 0
+		}
+	}
+	switch ev.Kind {
+	case replay.JobArrived:
+		h.arrive(ev.Job, v)
+	case replay.TaskFinished:
+		h.taskFinished(ev.Task, v)
+	case replay.TaskKilled, replay.TaskLost, replay.TaskSuspended:
+		if h.isSample(ev.Task) {
+			h.trainingRunning[ev.Task.Kind]--
+		}
+		if ev.Kind != replay.TaskSuspended && ev.Task.Kind == replay.Map {
+			h.mapPendingAgain(ev.Job, v)
+		}
+		h.reserve(v, ev.Task.Kind, ev.Job)
+	case replay.ReducesEligible:
+		h.startSampling(ev.Job)
+		h.reserve(v, replay.Reduce, ev.Job)
+	case replay.TaskResumed:
+		if h.isSample(ev.Task) {
+			h.trainingRunning[ev.Task.Kind]++
+		}
+	case replay.NodeFailed, replay.NodeRecovered:
+		for k := replay.Map; k <= replay.Reduce; k++ {
+			h.vc[k].SetSlots(float64(v.Slots(k)))
+		}
+	}
+	switch ev.Kind {
+	case replay.TaskStarted, replay.TaskFinished, replay.TaskSuspended, replay.TaskResumed,
+		replay.TaskKilled, replay.TaskLost:
+		if ev.Task.Kind == replay.Reduce {
+			h.noteReduces(v, ev.Job)
+		}
+	case replay.ReducesEligible:
+		h.noteReduces(v, ev.Job)
+	}
+}
+
+func (h *HFSP) advance(now float64) {
+	for k := replay.Map; k <= replay.Reduce; k++ {
+		h.vc[k].Advance(now)
+		if len(h.zombies[k]) == 0 {
+			continue
+		}
+		if c := h.vc[k].Completions(); c == h.zombieSeen[k] {
+			continue
+		} else {
+			h.zombieSeen[k] = c
+		}
+		z := h.zombies[k][:0]
+		for _, j := range h.zombies[k] {
+			if at, _, done := h.vc[k].Finished(int64(j)); done {
+				h.jobs[j].vfinish[k] = at
+				h.vc[k].Remove(int64(j))
+				h.jobs[j].inVC[k] = false
+			} else {
+				z = append(z, j)
+			}
+		}
+		h.zombies[k] = z
+	}
+}
+
+func (h *HFSP) arrive(j int32, v *replay.View) {
+	jv := v.Job(j)
+	hj := &h.jobs[j]
+	hj.errFactor = h.errorFactor(j)
+	for k := replay.Map; k <= replay.Reduce; k++ {
+		n := jv.Tasks(k)
+		if n == 0 {
+			continue
+		}
+		hj.arrived[k] = true
+		hj.tasks[k] = n
+		size := h.o.xi * float64(n) * h.pastTask(k)
+		if h.trueSize(k) {
+			size = jv.TrueWork(k)
+			hj.trained[k] = true
+		} else {
+			h.training[k] = append(h.training[k], j)
+			if k == replay.Map {
+				h.sampling[k] = append(h.sampling[k], j)
+			}
+		}
+		hj.estimate[k] = size
+		hj.inVC[k] = true
+		h.vc[k].Add(int64(j), size, float64(n))
+	}
+}
+
+// startSampling puts job j, whose reduces may now launch, in the reduce
+// sampling list if its reduces are in training, at its place in arrival
+// order (jobs arrive in index order).
+func (h *HFSP) startSampling(j int32) {
+	const k = replay.Reduce
+	if hj := &h.jobs[j]; !hj.arrived[k] || hj.trained[k] {
+		return
+	}
+	h.sampling[k] = insertSorted(h.sampling[k], j)
+}
+
+// stopSampling takes job j out of phase k's sampling list, once it is
+// trained or all its samples launched.
+func (h *HFSP) stopSampling(j int32, k replay.TaskKind) {
+	h.sampling[k] = deleteSorted(h.sampling[k], j)
+}
+
+// insertSorted and deleteSorted keep a list of jobs in index order, which
+// is arrival order.
+func insertSorted(s []int32, j int32) []int32 {
+	i, _ := slices.BinarySearch(s, j)
+	return slices.Insert(s, i, j)
+}
+
+func deleteSorted(s []int32, j int32) []int32 {
+	if i, ok := slices.BinarySearch(s, j); ok {
+		return slices.Delete(s, i, i+1)
+	}
+	return s
+}
+
+func (h *HFSP) trueSize(k replay.TaskKind) bool {
+	if k == replay.Map {
+		return h.o.trueSizesMaps
+	}
+	return h.o.trueSizesReds
+}
+
+// VirtualFinish is the time phase k of job j completed in the virtual
+// cluster, or NaN if it has not (yet) been seen to.
+func (h *HFSP) VirtualFinish(j int32, k replay.TaskKind) float64 {
+	hj := &h.jobs[j]
+	if hj.inVC[k] || !hj.arrived[k] {
+		return math.NaN()
+	}
+	return hj.vfinish[k]
+}
+
+func (h *HFSP) pastTask(k replay.TaskKind) float64 {
+	if h.pastCount[k] == 0 {
+		return h.o.initialTask
+	}
+	return h.pastSum[k] / float64(h.pastCount[k])
+}
+
+func (h *HFSP) isSample(t replay.TaskRef) bool {
+	for _, s := range h.jobs[t.Job].samples[t.Kind] {
+		if s == t.Index {
+			return true
+		}
+	}
+	return false
+}

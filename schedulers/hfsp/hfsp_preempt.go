@@ -1,0 +1,121 @@
+package hfsp
+
+import (
+	"math/bits"
+
+	"sojourn/replay"
+	"sojourn/schedulers/internal/victim"
+)
+
+// firstNeedy is the first position in the reduce order of a job allotted
+// more slots than it holds that could use one here (a task suspended on
+// this node, or one to launch), or -1.
+func (h *HFSP) firstNeedy(hb *replay.Heartbeat, order []int64) int {
+	l := h.ledger(hb.View)
+	for w, x := range l.needy {
+		for ; x != 0; x &= x - 1 {
+			i := w<<6 + bits.TrailingZeros64(x)
+			if l.launch[i] > 0 || h.suspendedHere(hb, int32(order[i])) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// preempt frees reduce slots on this full node for jobs the order gives
+// more slots than they hold, taking them from the latest job in order that
+// holds more than it is given here: its youngest task on the node is
+// suspended (eager: if the node may hold one more suspended task,
+// otherwise it waits) or killed.
+func (h *HFSP) preempt(hb *replay.Heartbeat) error {
+	const k = replay.Reduce
+	order := h.orderOf(k)
+	for iter := 0; iter < 2*len(hb.Running())+2; iter++ {
+		needy := h.firstNeedy(hb, order)
+		if needy < 0 {
+			break
+		}
+		v, ok := h.victim(hb, needy)
+		if !ok {
+			break
+		}
+		if ok, err := victim.Evict(hb, v, h.o.preemption); err != nil || !ok {
+			return err
+		}
+		h.noteReduces(hb.View, v.Job)
+		if ok, err := h.serveJob(hb, k, int32(order[needy])); err != nil || !ok {
+			return err
+		}
+	}
+	return nil
+}
+
+func (h *HFSP) suspendedHere(hb *replay.Heartbeat, j int32) bool {
+	for _, s := range hb.SuspendedHere() {
+		if s.Job == j && s.Kind == replay.Reduce {
+			return true
+		}
+	}
+	return false
+}
+
+// victim picks, on this node, the youngest reduce task of the latest job
+// in order (after position needy) that holds more reduce slots than it is
+// allotted and is not in training.
+func (h *HFSP) victim(hb *replay.Heartbeat, needy int) (replay.TaskRef, bool) {
+	l := h.ledger(hb.View)
+	best, bestPos := replay.TaskRef{}, -1
+	for _, r := range hb.Running() {
+		if r.Kind != replay.Reduce {
+			continue
+		}
+		p := int(l.rank[r.Job])
+		if p <= needy || p < bestPos || l.allotted(p) >= l.run[p] || !h.jobs[r.Job].trained[replay.Reduce] {
+			continue
+		}
+		// The latest job first; within it, the youngest task (the highest
+		// index on ties).
+		if p > bestPos {
+			best, bestPos = r, p
+			continue
+		}
+		bs, rs := hb.Task(best).AttemptStart(), hb.Task(r).AttemptStart()
+		if rs > bs || rs == bs && r.Index > best.Index {
+			best = r
+		}
+	}
+	return best, bestPos >= 0
+}
+
+// needsNoPreemption reports, without computing anything, that preempt
+// would find nothing to do on this heartbeat: WantsBusyHeartbeats' cached
+// answer is still valid (no event and no action of this heartbeat has
+// changed the reduces or their order since) and says that no job waits
+// for slots held by a later one, which is what preempt looks for.
+func (h *HFSP) needsNoPreemption() bool {
+	return !h.preemptDirty && !h.reducesTouched && h.preemptVer == h.vc[replay.Reduce].OrderVersion() && !h.preemptWanted
+}
+
+// WantsBusyHeartbeats implements replay.Preempter: full nodes keep
+// reporting while some reduce job is allotted more slots than it holds and
+// a larger job holds more than it is allotted. The answer is cached until
+// an event changes the reduces or the reduce order changes.
+func (h *HFSP) WantsBusyHeartbeats(v *replay.View) bool {
+	if h.o.preemption == "wait" {
+		return false
+	}
+	const k = replay.Reduce
+	if !h.preemptDirty && h.preemptVer == h.vc[k].OrderVersion() {
+		return h.preemptWanted
+	}
+	h.preemptDirty = false
+	l := h.ledger(v)
+	h.preemptVer = h.orderVer[k]
+	// Trained or not: a job still in training must keep the heartbeats
+	// coming for its samples' Δ extrapolation, after which it becomes a
+	// victim.
+	first := firstBit(l.needy)
+	h.preemptWanted = first >= 0 && lastBit(l.over) > first
+	return h.preemptWanted
+}

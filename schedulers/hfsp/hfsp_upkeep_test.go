@@ -1,0 +1,177 @@
+package hfsp
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"sojourn/replay"
+	"sojourn/swim"
+)
+
+// Tests of HFSP's incremental upkeep (hfsp_ledger.go, hfsp_local.go, the
+// sampling lists): at every heartbeat, before and after the policy acts,
+// what it keeps must be what a recomputation from the cluster gives.
+
+// hfspChecker wraps HFSP and checks its upkeep around every heartbeat.
+type hfspChecker struct {
+	*HFSP
+	err    error
+	checks int
+}
+
+func (c *hfspChecker) fail(format string, args ...any) {
+	if c.err == nil {
+		c.err = fmt.Errorf(format, args...)
+	}
+}
+
+func (c *hfspChecker) OnHeartbeat(hb *replay.Heartbeat) error {
+	// OnHeartbeat starts with the same advance: calling it first changes
+	// nothing, and brings the virtual clusters up to date for the checks.
+	c.advance(hb.Now().Sec())
+	c.check(hb)
+	err := c.HFSP.OnHeartbeat(hb)
+	c.check(hb)
+	return err
+}
+
+func (c *hfspChecker) check(hb *replay.Heartbeat) {
+	if c.err != nil {
+		return
+	}
+	c.checks++
+	c.checkLedger(hb.View)
+	c.checkLocality(hb)
+	c.checkSampling(hb.View)
+}
+
+// checkLedger compares the reduce ledger with the allotment walked from
+// scratch, as HFSP once computed it on every call.
+func (c *hfspChecker) checkLedger(v *replay.View) {
+	h := c.HFSP
+	l := h.ledger(v)
+	budget := int32(v.Slots(replay.Reduce))
+	for i, id := range h.orderOf(replay.Reduce) {
+		run, susp, launch := h.reduceCounts(v, int32(id))
+		a := min(run+susp+launch, budget)
+		budget -= a
+		needy := a > run && (launch > 0 || susp > 0)
+		over := a < run
+		bit := func(s []uint64) bool { return s[i>>6]&(1<<(i&63)) != 0 }
+		if l.run[i] != run || l.susp[i] != susp || l.launch[i] != launch || l.allotted(i) != a ||
+			bit(l.needy) != needy || bit(l.over) != over {
+			c.fail("%v: reduce position %d (job %d): ledger %d/%d/%d allotted %d needy %v over %v, want %d/%d/%d allotted %d needy %v over %v",
+				v.Now(), i, id, l.run[i], l.susp[i], l.launch[i], l.allotted(i), bit(l.needy), bit(l.over),
+				run, susp, launch, a, needy, over)
+			return
+		}
+	}
+}
+
+// checkLocality checks, on the reporting node, that a job whose bitmap
+// says it has no map there (or on its rack) indeed has none.
+func (c *hfspChecker) checkLocality(hb *replay.Heartbeat) {
+	h := c.HFSP
+	n := hb.Node()
+	for j := range h.jobs {
+		hj, w := &h.jobs[j], &h.waits[j]
+		if !hj.arrived[replay.Map] || hj.realDone[replay.Map] {
+			continue
+		}
+		if h.delay > 0 && w.skipping && w.bits < 0 {
+			c.fail("%v: job %d waits with no locality bitmap", hb.Now(), j)
+			return
+		}
+		if w.bits < 0 {
+			continue
+		}
+		for lvl := replay.NodeLocal; lvl <= replay.RackLocal; lvl++ {
+			p, b := h.local.nodeBit(w.bits, n)
+			if lvl == replay.RackLocal {
+				p, b = h.local.rackBit(w.bits, hb.Rack(n))
+			}
+			if *p&b != 0 {
+				continue
+			}
+			if t, loc, ok := hb.PendingMap(int32(j), n, lvl); ok {
+				c.fail("%v: job %d has map %d %v on node %d, its bitmap says none", hb.Now(), j, t, loc, n)
+				return
+			}
+		}
+	}
+}
+
+// checkSampling checks the lists of jobs in training against the jobs'
+// samples: sampling, those with samples left to launch (reduces past
+// slow-start), and sampled, those in reduce training with none left.
+func (c *hfspChecker) checkSampling(v *replay.View) {
+	h := c.HFSP
+	for k := replay.Map; k <= replay.Reduce; k++ {
+		var sampling, sampled []int32
+		for _, j := range h.training[k] {
+			hj := &h.jobs[j]
+			switch {
+			case len(hj.samples[k]) == h.sampleTarget(hj, k):
+				sampled = append(sampled, j)
+			case k == replay.Map || v.Job(j).ReducesEligible():
+				sampling = append(sampling, j)
+			}
+		}
+		if !slices.Equal(h.sampling[k], sampling) {
+			c.fail("%v: %v sampling list %v, want %v", v.Now(), k, h.sampling[k], sampling)
+		}
+		if k == replay.Reduce && !slices.Equal(h.sampled, sampled) {
+			c.fail("%v: sampled list %v, want %v", v.Now(), h.sampled, sampled)
+		}
+	}
+}
+
+// upkeepConfigs are the clusters the upkeep tests replay on: a quiet one,
+// and one with node failures, slow nodes, out-of-band heartbeats and room
+// for one suspended task per node.
+var upkeepConfigs = []replay.Config{
+	{Nodes: 12, NodesPerRack: 4, Seed: 1},
+	{Nodes: 12, NodesPerRack: 4, Seed: 2, MTBF: 2000, MTTR: 300, SpeedSigma: 0.3, OutOfBandHeartbeat: true, MaxSuspendedPerNode: 1},
+}
+
+// sameJobs fails the test unless the replay with upkeep checks gave every
+// job the same result as the plain one: the checks must change nothing.
+func sameJobs(t *testing.T, what string, plain, checked *replay.Result) {
+	t.Helper()
+	for i := range plain.Jobs {
+		if plain.Jobs[i] != checked.Jobs[i] {
+			t.Fatalf("%s: job %d differs when checked: %+v, %+v", what, i, plain.Jobs[i], checked.Jobs[i])
+		}
+	}
+}
+
+// TestHFSPUpkeep replays a busy trace under HFSP and its variants (kill
+// preemption, late=ps, oracle sizes, estimation errors, longer and no
+// locality delay), with and without node failures, checking the upkeep
+// at every heartbeat, and checks that the checks change nothing.
+func TestHFSPUpkeep(t *testing.T) {
+	tr, err := swim.Generate(swim.Config{Profile: "fb2010", Seed: 3, Jobs: 40, Nodes: 12, MeanGap: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := []map[string]string{
+		nil,
+		{"preemption": "kill", "late": "ps"},
+		{"oracle": "both"},
+		{"alpha": "0.5", "reset-aging": "true", "locality-delay": "40"},
+		{"locality-delay": "0", "samples": "2"},
+	}
+	for ci, cfg := range upkeepConfigs {
+		for oi, opt := range opts {
+			plain := run(t, tr, newPolicy(t, "hfsp", opt), cfg)
+			c := &hfspChecker{HFSP: newPolicy(t, "hfsp", opt).(*HFSP)}
+			checked := run(t, tr, c, cfg)
+			if c.err != nil {
+				t.Fatalf("config %d, options %d: %v", ci, oi, c.err)
+			}
+			sameJobs(t, fmt.Sprintf("config %d, options %d", ci, oi), plain, checked)
+			t.Logf("config %d, options %d: mean sojourn %.1f s, %d checks", ci, oi, plain.MeanSojourn(), c.checks)
+		}
+	}
+}

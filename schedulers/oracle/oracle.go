@@ -1,0 +1,625 @@
+package oracle
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"sojourn/replay"
+	"sojourn/schedulers/internal/delay"
+	"sojourn/schedulers/internal/order"
+	"sojourn/schedulers/internal/policy"
+)
+
+// Oracle is the machinery of the size-oracle baselines srpt, las and ps
+// (see oracle_policies.go): a policy that ranks jobs by a key computed from
+// what a real scheduler cannot know (true task durations, exact attained
+// service) and serves them in that order.
+//
+// Jobs with equal keys form a group when the rank shares ties (las, ps);
+// otherwise every job is its own group (srpt, ties broken by submit time and
+// trace order). A free slot of kind k goes to the first group, in key
+// order, that has a job able to use it on the reporting node; inside the
+// group, to the job with the fewest running tasks of kind k (max-min
+// fairness), ties in key order. A job uses a slot by resuming its oldest
+// task suspended on the node, or by launching a pending task (maps at the
+// best locality the delay-scheduling rule allows).
+//
+// Preemption keeps the allocation close to the target the order implies:
+// each group in turn water-fills the cluster's slots among its jobs, each
+// capped at its demand (running, suspended and launchable tasks). On a
+// full node, a job below its target that has a task suspended there or a
+// task to launch takes the slot of the youngest task of the job latest in
+// order that holds more than its target, suspended (eager, within the
+// node's cap of suspended tasks; otherwise it waits) or killed.
+//
+// What the order implies is kept up to date from the events rather than
+// recomputed over every job at every heartbeat (there are tens to
+// hundreds in flight, and millions of heartbeats): keys are re-evaluated
+// only for the jobs an event touched (and, under las, those whose level
+// may have ended since), per kind the jobs that may use a slot are listed
+// in order, and the targets and the wish for busy heartbeats are computed
+// again only after something they depend on changed. Each gives what the
+// full recomputation would (oracle_upkeep_test.go checks it event by event).
+type Oracle struct {
+	name string
+	rank oracleRank
+	o    oracleOptions
+	v    *replay.View
+
+	jobs   []oracleJob
+	order  []int32 // arrived, unfinished jobs in key order (see sortJobs)
+	groups []int32 // shared ranks: order[groups[g]:groups[g+1]] is group g
+	delay  replay.Time
+	epoch  uint32
+
+	// rekey lists the jobs whose key may have changed since the last sort
+	// (an event touched them), reorder says the order must be sorted again
+	// (a key changed, a job arrived or finished), and orderVer counts the
+	// changes of the order or its groups: what is derived from them
+	// (positions, candidates, targets, wishes) holds while its version is
+	// orderVer.
+	rekey     []int32
+	reorder   bool
+	joined    bool  // a job arrived or finished since the last sort
+	moved     int32 // the one job whose key changed since, or -1, or -2 if several
+	orderVer  uint32
+	nextCheck replay.Time // las: no job's level can end before
+
+	// cand[k] lists in order the jobs that may use a slot of kind k (a task
+	// suspended, or one that may launch), and during a heartbeat perhaps a
+	// few that no longer may, which serve turns down at no cost.
+	cand    [2][]int32
+	candVer [2]uint32
+
+	// demand[k] holds per order position the job's demand of kind k (see
+	// oracleDemand), while demandVer[k] is orderVer; target[k] the slots
+	// allotted (see targets), while targetVer[k] is orderVer, no demand
+	// changed and the cluster has targetSlots[k] slots.
+	demand      [2][]int32
+	demandVer   [2]uint32
+	target      [2][]int32
+	targetVer   [2]uint32
+	targetStale [2]bool
+	targetSlots [2]int32
+	// byDemand[k][lo:hi] is group [lo, hi)'s water-fill sort by demand,
+	// kept from one call to the next (demands change little), valid while
+	// byDemandVer[k] is orderVer.
+	byDemand    [2][]int32
+	byDemandVer [2]uint32
+	packed      []uint64 // scratch
+
+	wantDirty, want bool
+	// wish[k] is whether kind k wants busy heartbeats (see
+	// WantsBusyHeartbeats), valid while wishVer[k] is orderVer and no event
+	// of kind k (or of a whole job or node) came since.
+	wish      [2]bool
+	wishVer   [2]uint32
+	wishStale [2]bool
+
+	// suspendedOn counts the tasks suspended on each node, roomy the nodes
+	// below the cap: eager preemption is pointless when none is.
+	suspendedOn []int32
+	roomy       int
+
+	// verify, set by tests, checks the upkeep against a full recomputation
+	// at the step named by what (hb is nil outside heartbeats).
+	verify func(o *Oracle, v *replay.View, hb *replay.Heartbeat, what string, k replay.TaskKind)
+}
+
+// oracleRank computes the key of job j at the current time and says
+// whether jobs with equal keys share (max-min) or are served one by one.
+// A key may change only at an event of its job or, if attained, as the
+// job's attained service grows.
+type oracleRank struct {
+	key    func(o *Oracle, j int32) float64
+	shared bool
+	// remaining and attained say whether the remaining work (srpt) or the
+	// attained service (las) of every job must be tracked.
+	remaining, attained bool
+}
+
+type oracleOptions struct {
+	preempt [2]string // wait, eager or kill, per kind
+	delay   float64   // locality delay (s); -1 auto; 0 off
+	quantum float64   // las: first level's attained service (slot-s)
+	factor  float64   // las: ratio between level boundaries
+}
+
+type oracleJob struct {
+	// what heartbeats read first, together
+	key    float64
+	pos    int32  // position in the order
+	tried  uint32 // epoch at which it could not use the node's slot
+	live   bool   // arrived and not finished: in the order
+	queued bool   // in rekey
+	inCand [2]bool
+	demand [2]int32 // running, suspended and launchable tasks, at its last event
+
+	remaining float64 // true work of its unfinished tasks (slot-s)
+	// attained service: closed segments plus, for the running ones,
+	// runCount·now − segSum (seconds).
+	closed   float64
+	segSum   float64
+	runCount int
+	seg      [2][]replay.Time // per task, start of its running segment, -1 if none
+	submit   replay.Time
+	// las: cached level of attained service, valid below levelEnd, which
+	// the service cannot reach before check
+	level, levelEnd float64
+	check           replay.Time
+	wait            delay.Wait // delay scheduling of its maps
+}
+
+var (
+	_ replay.Scheduler = (*Oracle)(nil)
+	_ replay.Starter   = (*Oracle)(nil)
+	_ replay.Preempter = (*Oracle)(nil)
+)
+
+// Name implements replay.Scheduler.
+func (o *Oracle) Name() string { return o.name }
+
+// Start implements replay.Starter.
+func (o *Oracle) Start(v *replay.View) error {
+	o.v = v
+	o.jobs = make([]oracleJob, v.Jobs())
+	o.suspendedOn = make([]int32, v.Nodes())
+	o.roomy = v.Nodes()
+	o.orderVer = 1 // nothing derived yet
+	o.moved = -1
+	o.nextCheck = replay.Never
+	o.delay = delay.Duration(o.o.delay, v)
+	return nil
+}
+
+// OnEvent implements replay.Scheduler.
+func (o *Oracle) OnEvent(ev replay.Event, v *replay.View) {
+	o.v = v
+	o.wantDirty = true
+	switch ev.Kind {
+	case replay.NodeFailed:
+		o.setSuspended(ev.Node, 0)
+		o.wishStale = [2]bool{true, true} // fewer slots
+		return
+	case replay.NodeRecovered:
+		o.wishStale = [2]bool{true, true}
+		return
+	case replay.TaskSuspended:
+		o.setSuspended(ev.Node, o.suspendedOn[ev.Node]+1)
+	case replay.TaskResumed:
+		o.setSuspended(ev.Node, o.suspendedOn[ev.Node]-1)
+	}
+	jb := &o.jobs[ev.Job]
+	switch ev.Kind {
+	case replay.JobArrived:
+		jv := v.Job(ev.Job)
+		if o.rank.remaining {
+			jb.remaining = jv.TrueWork(replay.Map) + jv.TrueWork(replay.Reduce)
+		}
+		if o.rank.attained {
+			for k := range jb.seg {
+				jb.seg[k] = slices.Repeat([]replay.Time{-1}, jv.Tasks(replay.TaskKind(k)))
+			}
+		}
+		jb.submit = jv.Submit()
+		o.order = append(o.order, ev.Job)
+		jb.live = true
+		o.reorder, o.joined = true, true
+	case replay.TaskStarted, replay.TaskResumed:
+		if o.rank.attained {
+			jb.seg[ev.Task.Kind][ev.Task.Index] = ev.Time
+			jb.runCount++
+			jb.segSum += ev.Time.Sec()
+		}
+	case replay.TaskFinished, replay.TaskSuspended, replay.TaskKilled, replay.TaskLost:
+		if ev.Kind == replay.TaskFinished && o.rank.remaining {
+			jb.remaining = max(0, jb.remaining-v.Task(ev.Task).Work())
+		}
+		if o.rank.attained {
+			if s := jb.seg[ev.Task.Kind][ev.Task.Index]; s >= 0 {
+				jb.closed += (ev.Time - s).Sec()
+				jb.runCount--
+				jb.segSum -= s.Sec()
+				jb.seg[ev.Task.Kind][ev.Task.Index] = -1
+			}
+		}
+	case replay.JobFinished:
+		o.order = order.Remove(o.order, ev.Job)
+		jb.seg = [2][]replay.Time{}
+		jb.live = false
+		o.reorder, o.joined = true, true
+		return
+	}
+	if !jb.live {
+		return
+	}
+	// The event may have changed the job's key, its demands, whether it may
+	// use a slot, and (for a task event, in that kind only) the wishes.
+	if !jb.queued {
+		jb.queued = true
+		o.rekey = append(o.rekey, ev.Job)
+	}
+	switch ev.Kind {
+	case replay.TaskStarted, replay.TaskFinished, replay.TaskSuspended, replay.TaskResumed,
+		replay.TaskKilled, replay.TaskLost:
+		o.wishStale[ev.Task.Kind] = true
+	default:
+		o.wishStale = [2]bool{true, true}
+	}
+	o.update(ev.Job, replay.Map)
+	o.update(ev.Job, replay.Reduce)
+}
+
+// update records job j's demand of kind k (staling the targets if it
+// changed) and keeps the list of jobs that may use a slot of kind k, when
+// the list is up to date with the order.
+func (o *Oracle) update(j int32, k replay.TaskKind) {
+	jb := &o.jobs[j]
+	jv := o.v.Job(j)
+	if d := oracleDemand(jv, k); d != jb.demand[k] {
+		jb.demand[k] = d
+		o.targetStale[k], o.wishStale[k] = true, true
+		if !o.reorder && o.demandVer[k] == o.orderVer {
+			o.demand[k][jb.pos] = d
+		}
+	}
+	in := mayServe(jv, k)
+	if in == jb.inCand[k] {
+		return
+	}
+	o.wishStale[k] = true
+	if o.reorder || o.candVer[k] != o.orderVer {
+		return // the list is rebuilt before its next use
+	}
+	jb.inCand[k] = in
+	c := o.cand[k]
+	i, found := slices.BinarySearchFunc(c, jb.pos, func(x, p int32) int { return cmp.Compare(o.jobs[x].pos, p) })
+	switch {
+	case in && !found:
+		o.cand[k] = slices.Insert(c, i, j)
+	case !in && found:
+		o.cand[k] = slices.Delete(c, i, i+1)
+	}
+}
+
+// oracleDemand is what a job may hold of kind k: its running, suspended
+// and launchable tasks.
+func oracleDemand(jv replay.JobView, k replay.TaskKind) int32 {
+	d := jv.Running(k) + jv.Suspended(k)
+	if k == replay.Map || jv.ReducesEligible() {
+		d += jv.Pending(k)
+	}
+	return int32(d)
+}
+
+// mayServe reports whether a job may use a slot of kind k on some node: it
+// has a task suspended, or one it may launch. serve turns any other down
+// without side effects.
+func mayServe(jv replay.JobView, k replay.TaskKind) bool {
+	return jv.Suspended(k) > 0 || jv.Pending(k) > 0 && (k == replay.Map || jv.ReducesEligible())
+}
+
+// setSuspended records that node n holds c suspended tasks.
+func (o *Oracle) setSuspended(n int32, c int32) {
+	limit := int32(o.v.Config().MaxSuspendedPerNode)
+	if o.suspendedOn[n] < limit {
+		o.roomy--
+	}
+	if o.suspendedOn[n] = max(c, 0); c < limit {
+		o.roomy++
+	}
+}
+
+// attained is job j's attained service in slot-seconds: the slot time of
+// all its attempts so far.
+func (o *Oracle) attained(j int32) float64 { return o.jobs[j].attainedAt(o.v.Now()) }
+
+// attainedAt is the job's attained service at time t if no event of its
+// comes before. It never decreases with t (each rounded operation is
+// monotonic).
+func (jb *oracleJob) attainedAt(t replay.Time) float64 {
+	return jb.closed + float64(jb.runCount)*t.Sec() - jb.segSum
+}
+
+// sortJobs brings the key order up to date and rebuilds its groups. Only
+// the keys that may have changed are evaluated again: those of the jobs
+// an event touched and, under las, of the jobs whose service may have
+// reached the end of their level (check); the others would give the same.
+// Keys change little between calls, so an insertion sort on the last
+// order costs about one pass, and none if no key changed.
+func (o *Oracle) sortJobs() {
+	if now := o.v.Now(); o.rank.attained && now >= o.nextCheck {
+		o.nextCheck = replay.Never
+		for _, j := range o.order {
+			if o.jobs[j].check <= now {
+				o.rekeyJob(j)
+			}
+			o.nextCheck = min(o.nextCheck, o.jobs[j].check)
+		}
+	}
+	for _, j := range o.rekey {
+		jb := &o.jobs[j]
+		jb.queued = false
+		if jb.live {
+			o.rekeyJob(j)
+			if o.rank.attained {
+				o.nextCheck = min(o.nextCheck, jb.check)
+			}
+		}
+	}
+	o.rekey = o.rekey[:0]
+	if o.reorder {
+		o.resort()
+	}
+	if o.verify != nil {
+		o.verify(o, o.v, nil, "order", 0)
+	}
+}
+
+// rekeyJob evaluates job j's key again, and under las when its level may
+// end next.
+func (o *Oracle) rekeyJob(j int32) {
+	jb := &o.jobs[j]
+	if key := o.rank.key(o, j); key != jb.key {
+		jb.key = key
+		if o.moved = j; o.reorder {
+			o.moved = -2 // more than one
+		}
+		o.reorder = true
+	}
+	if o.rank.attained {
+		jb.check = o.levelCheck(jb)
+	}
+}
+
+// levelCheck is a time before which the job's attained service cannot
+// reach the end of its level (Never if none of its tasks runs), for as
+// long as no event of the job comes: the latest tick found where the
+// rounded service is still below, plus one.
+func (o *Oracle) levelCheck(jb *oracleJob) replay.Time {
+	now := o.v.Now()
+	switch {
+	case jb.attainedAt(now) >= jb.levelEnd:
+		return now // not after lasKey, which moves the end past now
+	case jb.runCount == 0:
+		return replay.Never
+	}
+	sec := (jb.levelEnd - jb.closed + jb.segSum) / float64(jb.runCount)
+	if !(sec < float64(replay.Never/replay.Second)) {
+		return replay.Never // far beyond any trace
+	}
+	c := replay.Time(sec * float64(replay.Second))
+	for step := replay.Time(1); c > now && jb.attainedAt(c) >= jb.levelEnd; step *= 2 {
+		c -= step
+	}
+	return max(c, now) + 1
+}
+
+// resort sorts the order again after a key changed or a job arrived or
+// left, and rebuilds the positions and groups. Only if one of them changed
+// is the order's version new (srpt's keys change at every task end, the
+// order seldom).
+func (o *Oracle) resort() {
+	less := func(a, b int32) bool {
+		ja, jb := &o.jobs[a], &o.jobs[b]
+		if ja.key != jb.key {
+			return ja.key < jb.key
+		}
+		if ja.submit != jb.submit {
+			return ja.submit < jb.submit
+		}
+		return a < b
+	}
+	changed := o.joined
+	if j := o.moved; !o.joined && j >= 0 {
+		// One key changed: that job moves to its place among the others,
+		// which are in order.
+		i := int(o.jobs[j].pos)
+		for ; i > 0 && less(j, o.order[i-1]); i-- {
+			o.order[i] = o.order[i-1]
+			o.jobs[o.order[i]].pos = int32(i)
+			changed = true
+		}
+		for ; i+1 < len(o.order) && less(o.order[i+1], j); i++ {
+			o.order[i] = o.order[i+1]
+			o.jobs[o.order[i]].pos = int32(i)
+			changed = true
+		}
+		o.order[i], o.jobs[j].pos = j, int32(i)
+	} else {
+		for i := 1; i < len(o.order); i++ {
+			for p := i; p > 0 && less(o.order[p], o.order[p-1]); p-- {
+				o.order[p], o.order[p-1] = o.order[p-1], o.order[p]
+				changed = true
+			}
+		}
+		if changed {
+			for i, j := range o.order {
+				o.jobs[j].pos = int32(i)
+			}
+		}
+	}
+	o.reorder, o.joined, o.moved = false, false, -1
+	if o.rank.shared {
+		// Groups change with the order, or with a key in place.
+		n := 1
+		for i := 1; i < len(o.order) && !changed; i++ {
+			if o.jobs[o.order[i]].key != o.jobs[o.order[i-1]].key {
+				changed = n >= len(o.groups)-1 || o.groups[n] != int32(i)
+				n++
+			}
+		}
+		if changed = changed || n != len(o.groups)-1; changed {
+			o.groups = append(o.groups[:0], 0)
+			for i := 1; i < len(o.order); i++ {
+				if o.jobs[o.order[i]].key != o.jobs[o.order[i-1]].key {
+					o.groups = append(o.groups, int32(i))
+				}
+			}
+			o.groups = append(o.groups, int32(len(o.order)))
+		}
+	}
+	if changed {
+		o.orderVer++
+	}
+}
+
+// candidates lists in order the jobs that may use a slot of kind k.
+func (o *Oracle) candidates(k replay.TaskKind) []int32 {
+	if o.candVer[k] != o.orderVer {
+		c := o.cand[k][:0]
+		for _, j := range o.order {
+			in := mayServe(o.v.Job(j), k)
+			o.jobs[j].inCand[k] = in
+			if in {
+				c = append(c, j)
+			}
+		}
+		o.cand[k], o.candVer[k] = c, o.orderVer
+	}
+	return o.cand[k]
+}
+
+// OnHeartbeat implements replay.Scheduler.
+func (o *Oracle) OnHeartbeat(hb *replay.Heartbeat) error {
+	o.v = hb.View
+	o.wantDirty = true
+	o.sortJobs()
+	for k := replay.Map; k <= replay.Reduce; k++ {
+		if err := o.fill(hb, k); err != nil {
+			return err
+		}
+		if o.o.preempt[k] != "wait" && hb.Free(k) == 0 {
+			if err := o.preempt(hb, k); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// fill gives the node's free slots of kind k away in group order. Jobs
+// that cannot use a slot are not in the candidates: offered one, they would
+// turn it down, at no cost but the offer.
+func (o *Oracle) fill(hb *replay.Heartbeat, k replay.TaskKind) error {
+	o.epoch++
+	cand := o.candidates(k)
+	if o.verify != nil {
+		o.verify(o, hb.View, hb, "fill", k)
+	}
+	for lo, hi := 0, 0; lo < len(cand) && hb.Free(k) > 0; {
+		if hi <= lo { // the group's candidates are cand[lo:hi]
+			hi = lo + 1
+			for o.rank.shared && hi < len(cand) && o.jobs[cand[hi]].key == o.jobs[cand[lo]].key {
+				hi++
+			}
+		}
+		best := int32(-1)
+		for _, j := range cand[lo:hi] {
+			if o.jobs[j].tried == o.epoch {
+				continue
+			}
+			if best < 0 || hb.Job(j).Running(k) < hb.Job(best).Running(k) {
+				best = j
+			}
+		}
+		if best < 0 {
+			lo = hi
+			continue
+		}
+		ok, err := o.serve(hb, k, best)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			o.jobs[best].tried = o.epoch
+		}
+	}
+	return nil
+}
+
+// serve resumes job j's oldest task of kind k suspended on this node, or
+// launches one of its pending tasks.
+func (o *Oracle) serve(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool, error) {
+	jv := hb.Job(j)
+	if jv.Suspended(k) > 0 {
+		if t, ok := oldestSuspended(hb, j, k); ok {
+			return true, hb.Resume(t)
+		}
+	}
+	if jv.Pending(k) == 0 {
+		return false, nil
+	}
+	idx, ok := delay.Next(hb, j, k, &o.jobs[j].wait, o.delay)
+	if !ok {
+		return false, nil
+	}
+	return true, hb.Launch(replay.TaskRef{Job: j, Kind: k, Index: idx})
+}
+
+// oldestSuspended is job j's task of kind k suspended on the node that
+// started first (ties: lowest index).
+func oldestSuspended(hb *replay.Heartbeat, j int32, k replay.TaskKind) (replay.TaskRef, bool) {
+	var best replay.TaskRef
+	found := false
+	for _, s := range hb.SuspendedHere() {
+		if s.Job != j || s.Kind != k {
+			continue
+		}
+		if !found || olderTask(hb.View, s, best) {
+			best, found = s, true
+		}
+	}
+	return best, found
+}
+
+// olderTask orders attempts by start time, then index.
+func olderTask(v *replay.View, a, b replay.TaskRef) bool {
+	sa, sb := v.Task(a).AttemptStart(), v.Task(b).AttemptStart()
+	return sa < sb || sa == sb && a.Index < b.Index
+}
+
+// lasKey is job j's level of attained service (see lasLevel), cached
+// with the service at which it ends: service only grows, a level lasts.
+func (o *Oracle) lasKey(j int32) float64 {
+	jb := &o.jobs[j]
+	if a := o.attained(j); a >= jb.levelEnd {
+		jb.level, jb.levelEnd = lasLevel(a, o.o.quantum, o.o.factor)
+	}
+	return jb.level
+}
+
+// lasLevel is the level of attained service a (slot-s), 0 below quantum
+// and one more each time a multiplies by factor, and the service at which
+// the next level starts.
+func lasLevel(a, quantum, factor float64) (level, end float64) {
+	if a < quantum {
+		return 0, quantum
+	}
+	level = 1 + math.Floor(math.Log(a/quantum)/math.Log(factor))
+	end = quantum * math.Pow(factor, level)
+	for end <= a { // rounding
+		level++
+		end *= factor
+	}
+	return level, end
+}
+
+// oracleSettings reads the options the oracle policies share.
+func oracleSettings(s *policy.Settings, withDelay bool) (oracleOptions, error) {
+	o := oracleOptions{delay: 0}
+	o.preempt[replay.Reduce] = s.OneOf("preemption", "eager", "wait", "kill")
+	o.preempt[replay.Map] = s.OneOf("map-preemption", "wait", "eager", "kill")
+	if withDelay {
+		o.delay = s.Float("locality-delay")
+		if err := s.Err(); err != nil {
+			return o, err
+		}
+		if o.delay < 0 && o.delay != -1 || math.IsNaN(o.delay) || math.IsInf(o.delay, 0) {
+			return o, fmt.Errorf("%s.locality-delay: %v; want -1 (auto), 0 (off) or seconds", s.Policy, o.delay)
+		}
+	}
+	return o, s.Err()
+}
