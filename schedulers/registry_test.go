@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"sojourn/replay"
 )
 
 func TestRegistry(t *testing.T) {
@@ -20,8 +19,16 @@ func TestRegistry(t *testing.T) {
 	if !errors.Is(err, ErrUnknownPolicy) || !strings.Contains(err.Error(), "hfsp") {
 		t.Errorf("unknown policy error %v should wrap ErrUnknownPolicy and list the names", err)
 	}
-	if err := Register(Policy{Name: "hfsp", New: func(Settings) (replay.Scheduler, error) { return nil, nil }}); err == nil {
-		t.Error("a duplicate name was registered")
+	seen := map[string]bool{}
+	names := Names()
+	for i, n := range names {
+		if seen[n] {
+			t.Errorf("policy %q listed twice", n)
+		}
+		seen[n] = true
+		if i > 0 && names[i-1] >= n {
+			t.Errorf("policies not in name order: %q before %q", names[i-1], n)
+		}
 	}
 	if _, err := New("hfsp", map[string]string{"aplha": "0.5"}); err == nil || !strings.Contains(err.Error(), "aplha") {
 		t.Errorf("misspelt option accepted or not named: %v", err)
@@ -35,8 +42,13 @@ func TestRegistry(t *testing.T) {
 				t.Errorf("%s.%s has no usage text", p.Name, o.Name)
 			}
 		}
-		if _, err := New(p.Name, nil); err != nil {
+		s, err := New(p.Name, nil)
+		if err != nil {
 			t.Errorf("%s does not build with its defaults: %v", p.Name, err)
+			continue
+		}
+		if s.Name() != p.Name {
+			t.Errorf("policy %q builds a scheduler that calls itself %q", p.Name, s.Name())
 		}
 	}
 }

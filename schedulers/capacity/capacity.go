@@ -17,7 +17,7 @@ import (
 
 // Capacity is YARN's CapacityScheduler mapped onto Hadoop 1.x slots: the
 // map slots and the reduce slots are each shared by a hierarchy of queues
-// (see ParseCapacityQueues) with the same percentages.
+// (see queues.Parse) with the same percentages.
 //
 // A job runs in the leaf queue its pool names (by leaf name or full path);
 // a pool that names no leaf goes to the leaf called default, and with no
@@ -87,7 +87,7 @@ type capNode struct {
 	starvedAt [2]replay.Time // since when it is starved; -1 if not
 	spare     [2]int         // scratch of the preemption check
 	// The apps with a task of each kind to launch, in the order of apps,
-	// and how many users they belong to (capacity_ready.go).
+	// and how many users they belong to (ready.go).
 	ready  [2][]int32
 	active [2]int
 }

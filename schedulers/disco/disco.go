@@ -60,7 +60,7 @@ type Disco struct {
 	shares  []float64
 	epoch   uint32
 
-	// Indexes of the active jobs (disco_index.go).
+	// Indexes of the active jobs (index.go).
 	cands    [2]discoHeap
 	unserved [2][]int32
 	between  []int32

@@ -8,7 +8,7 @@ import (
 	"sojourn/traces/synthetic"
 )
 
-// Tests of Disco's preemptive fair scheduler (disco.go, disco_assign.go),
+// Tests of Disco's preemptive fair scheduler (disco.go, assign.go),
 // tied to Souza and Garcia's Section 3.
 
 // TestDiscoKillsForNewJob: 2 nodes of 2 map slots, heartbeats every second

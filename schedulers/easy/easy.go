@@ -65,8 +65,8 @@ type Easy struct {
 	sharesDirty bool
 	cands       []int32
 
-	// The task level's state of the admitted jobs (easy_tasks.go) and the
-	// fair shares' (easy_shares.go).
+	// The task level's state of the admitted jobs (tasks.go) and the
+	// fair shares' (shares.go).
 	tl        easyTaskLevel
 	heap      []easyCand
 	shares    easyShares

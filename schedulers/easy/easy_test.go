@@ -12,7 +12,7 @@ import (
 )
 
 // Tests of the two-level scheduler with EASY backfilling (easy.go,
-// easy_tasks.go), tied to Sudha Sadasivam and Anjali's paper.
+// tasks.go), tied to Sudha Sadasivam and Anjali's paper.
 
 // TestEasyReservationAndBackfill: one node with 4 map slots, job-share 1
 // (a job asks for as many slots as it has maps, up to all 4), all jobs at

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"sojourn/schedulers"
+	"sojourn/schedulers/fluid"
 )
 
 // These tests tie fluid.PS and fluid.FSP to Section 2.1 of the HFSP paper
@@ -14,7 +14,7 @@ import (
 // the schedules without numbers; the completion times below are worked out
 // by hand in each case's comment.
 
-func assertTimes(t *testing.T, what string, got []float64, jobs []schedulers.FluidJob, want map[int64]float64) {
+func assertTimes(t *testing.T, what string, got []float64, jobs []fluid.Job, want map[int64]float64) {
 	t.Helper()
 	for i, j := range jobs {
 		if math.Abs(got[i]-want[j.ID]) > 1e-9 {
@@ -28,7 +28,7 @@ func assertTimes(t *testing.T, what string, got []float64, jobs []schedulers.Flu
 // [...] it takes 30 seconds to process job j1, 10 seconds to process job j2
 // and 10 seconds to process job j3". One server: S = 1, caps 1.
 func TestPaperFigure1(t *testing.T) {
-	jobs := []schedulers.FluidJob{
+	jobs := []fluid.Job{
 		{ID: 1, Arrival: 0, Work: 30, Cap: 1},
 		{ID: 2, Arrival: 10, Work: 10, Cap: 1},
 		{ID: 3, Arrival: 15, Work: 10, Cap: 1},
@@ -41,7 +41,7 @@ func TestPaperFigure1(t *testing.T) {
 		// [37.5,…) j1, j3 at 1/2: j3 needs 2.5·2 = 5 s → 42.5; j1 = 7.5.
 		// [42.5,…) j1 alone: 7.5 s → 50.
 		// "The job completion order is j2, j3 and j1."
-		assertTimes(t, "PS", schedulers.FluidPS(jobs, 1), jobs, map[int64]float64{2: 37.5, 3: 42.5, 1: 50})
+		assertTimes(t, "PS", fluid.PS(jobs, 1), jobs, map[int64]float64{2: 37.5, 3: 42.5, 1: 50})
 	})
 	t.Run("FSP", func(t *testing.T) {
 		// At 10 the virtual PS projects j2 before j1 (j2 30 vs j1 40), so
@@ -49,7 +49,7 @@ func TestPaperFigure1(t *testing.T) {
 		// the projection is j2 37.5, j3 42.5, j1 50: j3 "does not preempt
 		// job j2", and "when job j2 finishes, job j3 is scheduled": [20,30)
 		// → 30. j1 has 30 − 10 = 20 s left and finishes at 50.
-		assertTimes(t, "FSP", schedulers.FluidFSP(jobs, 1), jobs, map[int64]float64{2: 20, 3: 30, 1: 50})
+		assertTimes(t, "FSP", fluid.FSP(jobs, 1), jobs, map[int64]float64{2: 20, 3: 30, 1: 50})
 	})
 }
 
@@ -60,7 +60,7 @@ func TestPaperFigure1(t *testing.T) {
 // 10 seconds for job j3." With S = 20 slots the caps are 20, 11 and 7 and
 // the sizes 20·30 = 600, 11·10 = 110 and 7·10 = 70 slot-seconds.
 func TestPaperFigure2(t *testing.T) {
-	jobs := []schedulers.FluidJob{
+	jobs := []fluid.Job{
 		{ID: 1, Arrival: 0, Work: 600, Cap: 20},
 		{ID: 2, Arrival: 10, Work: 110, Cap: 11},
 		{ID: 3, Arrival: 13, Work: 70, Cap: 7},
@@ -76,7 +76,7 @@ func TestPaperFigure2(t *testing.T) {
 		//            j1 300 → 290.
 		// [24.5,39)  j1 alone at 20: 290/20 = 14.5 s → 39.
 		// Check: the cluster is never idle, and 780 slot-s / 20 = 39.
-		assertTimes(t, "PS", schedulers.FluidPS(jobs, 20), jobs, map[int64]float64{3: 23.5, 2: 24.5, 1: 39})
+		assertTimes(t, "PS", fluid.PS(jobs, 20), jobs, map[int64]float64{3: 23.5, 2: 24.5, 1: 39})
 	})
 	t.Run("FSP", func(t *testing.T) {
 		// [0,10)   j1 alone on 20 slots: j1 600 → 400.
@@ -92,20 +92,20 @@ func TestPaperFigure2(t *testing.T) {
 		// [20,23)  j3 7, j1 13: j3 21/7 = 3 s → 23; j1 359 → 320.
 		// [23,39)  j1 alone at 20: 320/20 = 16 s → 39.
 		// Mean completion time: FSP (39+20+23)/3 ≈ 27.3 < PS (39+24.5+23.5)/3 = 29.
-		assertTimes(t, "FSP", schedulers.FluidFSP(jobs, 20), jobs, map[int64]float64{2: 20, 3: 23, 1: 39})
+		assertTimes(t, "FSP", fluid.FSP(jobs, 20), jobs, map[int64]float64{2: 20, 3: 23, 1: 39})
 	})
 }
 
 // randomJobs draws n jobs with arrivals in [0, 100), sizes in [0, 50) and
 // caps 0…maxCap (a cap of 0 only if allowZero).
-func randomJobs(r *rand.Rand, n int, maxCap int, allowZero bool) []schedulers.FluidJob {
-	jobs := make([]schedulers.FluidJob, n)
+func randomJobs(r *rand.Rand, n int, maxCap int, allowZero bool) []fluid.Job {
+	jobs := make([]fluid.Job, n)
 	for i := range jobs {
 		c := 1 + r.IntN(maxCap)
 		if allowZero && r.IntN(10) == 0 {
 			c = 0
 		}
-		jobs[i] = schedulers.FluidJob{ID: int64(n - i), Arrival: math.Round(r.Float64()*100) / 2, Work: r.Float64() * 50, Cap: float64(c)}
+		jobs[i] = fluid.Job{ID: int64(n - i), Arrival: math.Round(r.Float64()*100) / 2, Work: r.Float64() * 50, Cap: float64(c)}
 	}
 	return jobs
 }
@@ -118,7 +118,7 @@ func TestFSPDominatesPSOnOneServer(t *testing.T) {
 	r := rand.New(rand.NewPCG(2, 13))
 	for trial := range 200 {
 		jobs := randomJobs(r, 1+r.IntN(12), 1, false)
-		ps, fsp := schedulers.FluidPS(jobs, 1), schedulers.FluidFSP(jobs, 1)
+		ps, fsp := fluid.PS(jobs, 1), fluid.FSP(jobs, 1)
 		for i := range jobs {
 			if fsp[i] > ps[i]+1e-7 {
 				t.Fatalf("trial %d: job %d completes at %g under FSP, %g under PS\njobs: %+v", trial, jobs[i].ID, fsp[i], ps[i], jobs)
@@ -143,7 +143,7 @@ func TestFluidMakespan(t *testing.T) {
 			}
 			return m
 		}
-		ps, fsp := last(schedulers.FluidPS(jobs, 4)), last(schedulers.FluidFSP(jobs, 4))
+		ps, fsp := last(fluid.PS(jobs, 4)), last(fluid.FSP(jobs, 4))
 		if math.Abs(ps-fsp) > 1e-7 {
 			t.Fatalf("trial %d: makespan PS %g, FSP %g", trial, ps, fsp)
 		}
@@ -153,20 +153,20 @@ func TestFluidMakespan(t *testing.T) {
 func TestFluidEdgeCases(t *testing.T) {
 	tests := []struct {
 		name  string
-		jobs  []schedulers.FluidJob
+		jobs  []fluid.Job
 		slots float64
 		want  []float64
 	}{
 		{"no jobs", nil, 1, []float64{}},
-		{"zero work completes on arrival", []schedulers.FluidJob{{ID: 1, Arrival: 5, Cap: 1}}, 1, []float64{5}},
-		{"cap 0 never completes", []schedulers.FluidJob{{ID: 1, Work: 1}, {ID: 2, Work: 2, Cap: 1}}, 1, []float64{math.Inf(1), 2}},
-		{"no slots", []schedulers.FluidJob{{ID: 1, Work: 1, Cap: 1}}, 0, []float64{math.Inf(1)}},
-		{"idle gap", []schedulers.FluidJob{{ID: 1, Work: 1, Cap: 2}, {ID: 2, Arrival: 10, Work: 4, Cap: 2}}, 2, []float64{0.5, 12}},
+		{"zero work completes on arrival", []fluid.Job{{ID: 1, Arrival: 5, Cap: 1}}, 1, []float64{5}},
+		{"cap 0 never completes", []fluid.Job{{ID: 1, Work: 1}, {ID: 2, Work: 2, Cap: 1}}, 1, []float64{math.Inf(1), 2}},
+		{"no slots", []fluid.Job{{ID: 1, Work: 1, Cap: 1}}, 0, []float64{math.Inf(1)}},
+		{"idle gap", []fluid.Job{{ID: 1, Work: 1, Cap: 2}, {ID: 2, Arrival: 10, Work: 4, Cap: 2}}, 2, []float64{0.5, 12}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			for name, f := range map[string]func([]schedulers.FluidJob, float64) []float64{
-				"PS": schedulers.FluidPS, "FSP": schedulers.FluidFSP} {
+			for name, f := range map[string]func([]fluid.Job, float64) []float64{
+				"PS": fluid.PS, "FSP": fluid.FSP} {
 				got := f(tc.jobs, tc.slots)
 				if fmt.Sprint(got) != fmt.Sprint(tc.want) {
 					t.Errorf("%s = %v, want %v", name, got, tc.want)
@@ -177,14 +177,14 @@ func TestFluidEdgeCases(t *testing.T) {
 }
 
 // The paper's Figure 2 under PS and FSP.
-func ExampleFluidFSP() {
-	jobs := []schedulers.FluidJob{
+func ExampleFSP() {
+	jobs := []fluid.Job{
 		{ID: 1, Arrival: 0, Work: 600, Cap: 20},
 		{ID: 2, Arrival: 10, Work: 110, Cap: 11},
 		{ID: 3, Arrival: 13, Work: 70, Cap: 7},
 	}
-	fmt.Println("PS: ", schedulers.FluidPS(jobs, 20))
-	fmt.Println("FSP:", schedulers.FluidFSP(jobs, 20))
+	fmt.Println("PS: ", fluid.PS(jobs, 20))
+	fmt.Println("FSP:", fluid.FSP(jobs, 20))
 	// Output:
 	// PS:  [39 24.5 23.5]
 	// FSP: [39 20 23]

@@ -52,7 +52,7 @@ type HFSP struct {
 	pastCount [2]int
 	delay     replay.Time
 	// waits is the delay scheduling of each job's maps, and local their
-	// locality bitmaps (see hfsp_local.go).
+	// locality bitmaps (see local.go).
 	waits []hfspWait
 	local localBits
 	// preemptWanted caches whether some reduce job waits for slots held by

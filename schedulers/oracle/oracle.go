@@ -13,7 +13,7 @@ import (
 )
 
 // Oracle is the machinery of the size-oracle baselines srpt, las and ps
-// (see oracle_policies.go): a policy that ranks jobs by a key computed from
+// (see policies.go): a policy that ranks jobs by a key computed from
 // what a real scheduler cannot know (true task durations, exact attained
 // service) and serves them in that order.
 //
@@ -41,7 +41,7 @@ import (
 // may have ended since), per kind the jobs that may use a slot are listed
 // in order, and the targets and the wish for busy heartbeats are computed
 // again only after something they depend on changed. Each gives what the
-// full recomputation would (oracle_upkeep_test.go checks it event by event).
+// full recomputation would (upkeep_test.go checks it event by event).
 type Oracle struct {
 	name string
 	rank oracleRank

@@ -10,7 +10,7 @@ import (
 )
 
 // Tests of the oracle baselines srpt, las, ps and fsp (oracle.go,
-// oracle_policies.go), through the engine with its invariant checker on.
+// policies.go), through the engine with its invariant checker on.
 
 // oneNode is a single node with the given map and reduce slots, a heartbeat
 // every second and out-of-band heartbeats, so that a freed slot is reused

@@ -83,7 +83,7 @@ type PoolConfig struct {
 }
 
 // Pools is a FAIR allocation configuration: global settings, declared pools
-// and per-user job limits. Build one with NewPools, ParsePools or LoadPools;
+// and per-user job limits. Build one with New, Parse or Load;
 // a nil *Pools answers like New().
 type Pools struct {
 	FairSharePreemptionTimeout       float64 // seconds; +Inf (default) disables
@@ -105,7 +105,7 @@ type poolEntry struct {
 
 const modeUnset SchedulingMode = 255
 
-// NewPools returns Hadoop's defaults: no declared pools, no job limits, no
+// New returns Hadoop's defaults: no declared pools, no job limits, no
 // preemption, fair mode.
 func New() *Pools {
 	return &Pools{
@@ -170,7 +170,7 @@ func newPoolEntry(name string, line int) *poolEntry {
 		Mode: modeUnset, MaxRunningJobs: -1, MinSharePreemptionTimeout: math.NaN()}}
 }
 
-// LoadPools reads a pools file; see ParsePools.
+// Load reads a pools file; see Parse.
 func Load(path string) (*Pools, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -179,7 +179,7 @@ func Load(path string) (*Pools, error) {
 	return parsePools(data, path)
 }
 
-// ParsePools reads pools from r; name is used in errors and to choose the
+// Parse reads pools from r; name is used in errors and to choose the
 // format. Files named *.xml, and any content that starts with '<', are
 // Hadoop 1.x fair-scheduler allocation files:
 //

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"sojourn/schedulers"
+	"sojourn/schedulers/pools"
 )
 
 const allocXML = `<?xml version="1.0"?>
@@ -45,7 +45,7 @@ adhoc      FAIR  0.5     0        0
 `
 
 func TestParsePoolsXML(t *testing.T) {
-	p, err := schedulers.ParsePools(strings.NewReader(allocXML), "pools.xml")
+	p, err := pools.Parse(strings.NewReader(allocXML), "pools.xml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,15 +53,15 @@ func TestParsePoolsXML(t *testing.T) {
 	// it in the file, as Hadoop resolves them at lookup.
 	tests := []struct {
 		pool string
-		want schedulers.PoolConfig
+		want pools.PoolConfig
 	}{
-		{"research", schedulers.PoolConfig{Name: "research", Weight: 2, MinMaps: 5, MinReduces: 2,
-			MaxMaps: 50, MaxReduces: schedulers.Unlimited, Mode: schedulers.ModeFIFO,
+		{"research", pools.PoolConfig{Name: "research", Weight: 2, MinMaps: 5, MinReduces: 2,
+			MaxMaps: 50, MaxReduces: pools.Unlimited, Mode: pools.ModeFIFO,
 			MaxRunningJobs: 10, MinSharePreemptionTimeout: 60}},
-		{"adhoc", schedulers.PoolConfig{Name: "adhoc", Weight: 0.5, MaxMaps: schedulers.Unlimited,
-			MaxReduces: schedulers.Unlimited, Mode: schedulers.ModeFIFO, MaxRunningJobs: 20, MinSharePreemptionTimeout: 300}},
-		{"undeclared", schedulers.PoolConfig{Name: "undeclared", Weight: 1, MaxMaps: schedulers.Unlimited,
-			MaxReduces: schedulers.Unlimited, Mode: schedulers.ModeFIFO, MaxRunningJobs: 20, MinSharePreemptionTimeout: 300}},
+		{"adhoc", pools.PoolConfig{Name: "adhoc", Weight: 0.5, MaxMaps: pools.Unlimited,
+			MaxReduces: pools.Unlimited, Mode: pools.ModeFIFO, MaxRunningJobs: 20, MinSharePreemptionTimeout: 300}},
+		{"undeclared", pools.PoolConfig{Name: "undeclared", Weight: 1, MaxMaps: pools.Unlimited,
+			MaxReduces: pools.Unlimited, Mode: pools.ModeFIFO, MaxRunningJobs: 20, MinSharePreemptionTimeout: 300}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.pool, func(t *testing.T) {
@@ -79,25 +79,25 @@ func TestParsePoolsXML(t *testing.T) {
 }
 
 func TestParsePoolsText(t *testing.T) {
-	p, err := schedulers.ParsePools(strings.NewReader(allocText), "pools.txt")
+	p, err := pools.Parse(strings.NewReader(allocText), "pools.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, a, d := p.Pool("research"), p.Pool("adhoc"), p.Pool(schedulers.DefaultPoolName)
-	if r.Mode != schedulers.ModeFIFO || r.Weight != 2 || r.MinMaps != 5 || r.MinReduces != 2 {
+	r, a, d := p.Pool("research"), p.Pool("adhoc"), p.Pool(pools.DefaultName)
+	if r.Mode != pools.ModeFIFO || r.Weight != 2 || r.MinMaps != 5 || r.MinReduces != 2 {
 		t.Errorf("research = %+v", r)
 	}
-	if a.Mode != schedulers.ModeFair || a.Weight != 0.5 || a.MinMaps != 0 {
+	if a.Mode != pools.ModeFair || a.Weight != 0.5 || a.MinMaps != 0 {
 		t.Errorf("adhoc = %+v", a)
 	}
 	// Hadoop's defaults: weight 1, no minimum, no limits, no preemption.
-	want := schedulers.PoolConfig{Name: "default", Weight: 1, MaxMaps: schedulers.Unlimited, MaxReduces: schedulers.Unlimited,
-		MaxRunningJobs: schedulers.Unlimited, MinSharePreemptionTimeout: math.Inf(1)}
+	want := pools.PoolConfig{Name: "default", Weight: 1, MaxMaps: pools.Unlimited, MaxReduces: pools.Unlimited,
+		MaxRunningJobs: pools.Unlimited, MinSharePreemptionTimeout: math.Inf(1)}
 	if d != want {
 		t.Errorf("default = %+v, want %+v", d, want)
 	}
-	for _, p := range []*schedulers.Pools{p, schedulers.NewPools(), nil} {
-		if got := p.Pool("x"); got.MaxRunningJobs != schedulers.Unlimited || got.Weight != 1 || p.UserMaxJobs("u") != schedulers.Unlimited {
+	for _, p := range []*pools.Pools{p, pools.New(), nil} {
+		if got := p.Pool("x"); got.MaxRunningJobs != pools.Unlimited || got.Weight != 1 || p.UserMaxJobs("u") != pools.Unlimited {
 			t.Errorf("defaults: %+v", got)
 		}
 	}
@@ -150,15 +150,15 @@ func TestParsePoolsErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := schedulers.ParsePools(strings.NewReader(tc.in), tc.file)
+			_, err := pools.Parse(strings.NewReader(tc.in), tc.file)
 			if err == nil {
 				t.Fatalf("no error; want %s", tc.want)
 			}
 			if err.Error() != tc.want {
 				t.Errorf("error\n%s\nwant\n%s", err, tc.want)
 			}
-			var pe *schedulers.PoolConfigError
-			if !errors.Is(err, schedulers.ErrPoolConfig) || !errors.As(err, &pe) || pe.File != tc.file {
+			var pe *pools.PoolConfigError
+			if !errors.Is(err, pools.ErrPoolConfig) || !errors.As(err, &pe) || pe.File != tc.file {
 				t.Errorf("%v: not a *pools.PoolConfigError for %s wrapping pools.ErrPoolConfig", err, tc.file)
 			}
 		})
@@ -172,7 +172,7 @@ func TestLoadPools(t *testing.T) {
 		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		p, err := schedulers.LoadPools(path)
+		p, err := pools.Load(path)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -180,13 +180,13 @@ func TestLoadPools(t *testing.T) {
 			t.Errorf("%s: research minMaps = %d, want 5", name, got)
 		}
 	}
-	if _, err := schedulers.LoadPools(filepath.Join(dir, "missing.xml")); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := pools.Load(filepath.Join(dir, "missing.xml")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
 	}
 }
 
-func ExampleParsePools() {
-	pools, err := schedulers.ParsePools(strings.NewReader(`
+func ExampleParse() {
+	p, err := pools.Parse(strings.NewReader(`
 # pool   mode  weight  minMaps  minReduces
 prod     fair  3       40       10
 adhoc    fifo  1       0        0
@@ -196,10 +196,10 @@ adhoc    fifo  1       0        0
 		return
 	}
 	for _, name := range []string{"prod", "adhoc", "other"} {
-		c := pools.Pool(name)
+		c := p.Pool(name)
 		fmt.Println(c.Name, c.Mode, c.Weight, c.MinMaps, c.MinReduces)
 	}
-	_, err = schedulers.ParsePools(strings.NewReader("prod fair 3 -40 10\n"), "pools.txt")
+	_, err = pools.Parse(strings.NewReader("prod fair 3 -40 10\n"), "pools.txt")
 	fmt.Println(err)
 	// Output:
 	// prod fair 3 40 10

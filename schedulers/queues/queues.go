@@ -55,7 +55,7 @@ const DefaultQueueName = "default"
 // capacityProps are the per-queue properties of the file format.
 var capacityProps = []string{"capacity", "maximum-capacity", "user-limit-factor", "minimum-user-limit-percent"}
 
-// DefaultCapacityQueues is the hierarchy with no file: one leaf,
+// Default is the hierarchy with no file: one leaf,
 // root.default, with all the cluster.
 func Default() *Queues {
 	root := &Queue{Path: "root", Name: "root", Capacity: 100, MaxCapacity: 100, UserLimitFactor: 1,
@@ -82,7 +82,7 @@ func (c *Queues) Queue(pool string) (*Queue, bool) {
 	return def, def != nil
 }
 
-// LoadCapacityQueues reads a queues file (see ParseCapacityQueues).
+// Load reads a queues file (see Parse).
 func Load(path string) (*Queues, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -91,7 +91,7 @@ func Load(path string) (*Queues, error) {
 	return Parse(bytes.NewReader(data), path)
 }
 
-// ParseCapacityQueues reads a CapacityScheduler queue hierarchy from r; name
+// Parse reads a CapacityScheduler queue hierarchy from r; name
 // is used in errors. The format is one setting per line, '#' starting a
 // comment:
 //

@@ -72,7 +72,7 @@ type Cluster struct {
 	segT, segG, segL []float64
 
 	byCap, byWork, heap []int32 // scratch for project
-	// The last projection's sorted lists (see vcluster_sort.go), and the
+	// The last projection's sorted lists (see sort.go), and the
 	// mark of the jobs found in the list being sorted.
 	workKeys, capKeys, orderKeys []sortKey
 	epoch                        uint32
@@ -97,7 +97,7 @@ const (
 	stDone
 )
 
-// NewVirtualCluster returns an empty virtual cluster with the given number
+// New returns an empty virtual cluster with the given number
 // of slots at time 0. Speed 0 means the default, 1.
 func New(slots, speed float64) *Cluster {
 	if speed == 0 {

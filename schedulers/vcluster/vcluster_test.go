@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sojourn/schedulers/fluid"
 	"testing"
 )
 
@@ -93,28 +92,6 @@ func TestVirtualClusterPaperFigure2(t *testing.T) {
 	}
 }
 
-// virtualPS replays jobs through a Cluster, adding each at its
-// arrival and advancing in steps of at most step seconds, and returns the
-// virtual finish times.
-func virtualPS(t *testing.T, jobs []fluid.Job, slots, step float64) []float64 {
-	byArrival := slices.Clone(jobs)
-	slices.SortStableFunc(byArrival, func(a, b fluid.Job) int { return cmpFloat(a.Arrival, b.Arrival) })
-	vc := New(slots, 1)
-	for _, j := range byArrival {
-		for vc.Now()+step < j.Arrival {
-			vc.Advance(vc.Now() + step)
-		}
-		vc.Advance(j.Arrival)
-		vc.Add(j.ID, j.Work, j.Cap)
-		checkOrder(t, vc)
-	}
-	got := make([]float64, len(jobs))
-	for i, j := range jobs {
-		got[i] = vc.ProjectedFinish(j.ID)
-	}
-	return got
-}
-
 func cmpFloat(a, b float64) int {
 	switch {
 	case a < b:
@@ -142,31 +119,6 @@ func checkOrder(t *testing.T, vc *Cluster) {
 		if !ok {
 			t.Fatalf("Order %v: %d (finished %v seq %d at %g) before %d (finished %v seq %d at %g)",
 				order, a, fa, sa, pa, b, fb, sb, pb)
-		}
-	}
-}
-
-// The incremental projection must agree with the direct event loop of
-// fluid.PS, whatever the caps (including 0), slots and step sizes.
-func TestVirtualClusterMatchesFluidPS(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 7))
-	for trial := range 300 {
-		n := 1 + r.IntN(15)
-		jobs := make([]fluid.Job, n)
-		for i := range jobs {
-			c := float64(r.IntN(8))
-			if r.IntN(4) == 0 {
-				c += r.Float64()
-			}
-			jobs[i] = fluid.Job{ID: int64(r.IntN(1000)*100 + i), Arrival: math.Floor(r.Float64() * 40), Work: r.Float64() * 80, Cap: c}
-		}
-		slots := float64(1 + r.IntN(12))
-		want := fluid.PS(jobs, slots)
-		got := virtualPS(t, jobs, slots, 0.1+r.Float64()*5)
-		for i := range jobs {
-			if !near(got[i], want[i]) && math.Abs(got[i]-want[i]) > 1e-7 {
-				t.Fatalf("trial %d (S=%g): job %d finishes at %g, fluid.PS says %g\njobs: %+v", trial, slots, jobs[i].ID, got[i], want[i], jobs)
-			}
 		}
 	}
 }
@@ -425,7 +377,7 @@ func BenchmarkVirtualClusterReproject(b *testing.B) {
 
 // Job aging for the paper's Figure 1 (Section 2.1): one slot, j1 (30 s)
 // at 0, j2 (10 s) at 10, j3 (10 s) at 15.
-func ExampleVirtualCluster() {
+func ExampleCluster() {
 	vc := New(1, 1)
 	vc.Add(1, 30, 1)
 	vc.Advance(10)

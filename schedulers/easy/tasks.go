@@ -6,7 +6,7 @@ import (
 )
 
 // The task level of Easy: deficit-based fair sharing among admitted jobs
-// (its state and integration: easy_state.go; its shares: easy_shares.go).
+// (its state and integration: state.go; its shares: shares.go).
 
 // snapshot recomputes the fair shares when due; with the running counts
 // kept by track, they hold until the next integration.

@@ -9,7 +9,7 @@ import (
 	"sojourn/swim"
 )
 
-// Tests of HFSP's incremental upkeep (hfsp_ledger.go, hfsp_local.go, the
+// Tests of HFSP's incremental upkeep (hfsp_ledger.go, local.go, the
 // sampling lists): at every heartbeat, before and after the policy acts,
 // what it keeps must be what a recomputation from the cluster gives.
 

@@ -12,7 +12,7 @@ import (
 // admitted jobs are all in one pool and of weight 1 (NORMAL priority),
 // which is the common case, every share is min(level, demand) for one
 // level per kind, found from the demands kept sorted by track (unitLevel)
-// without a pass over the jobs, and only the rates (easy_state.go) of the
+// without a pass over the jobs, and only the rates (state.go) of the
 // jobs whose share moves are updated. A job's demand changes only with
 // events that recompute the shares, so the demand a rate is computed
 // with is the one the level was. Otherwise the admitted jobs are grouped
