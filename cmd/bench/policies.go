@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/urfave/cli/v2"
 
@@ -11,10 +12,30 @@ import (
 func policiesCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "policies",
-		Usage: "list the scheduling policies, one name per line (-v: with their options)",
-		Flags: []cli.Flag{&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "describe each policy and its options"}},
+		Usage: "list the scheduling policies, one name per line (-v: with their options; --markdown: option tables)",
+		Description: `Lists the built-in policies. With --verbose, each policy's summary and its options
+as flags with their defaults. With --markdown, each policy's option table in Markdown, as the
+README shows it; --readme FILE rewrites the tables between the README's markers instead.`,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "describe each policy and its options"},
+			&cli.BoolFlag{Name: "markdown", Usage: "print each policy's option table in Markdown"},
+			&cli.StringFlag{Name: "readme", Usage: "with --markdown: rewrite the option tables between the markers of this Markdown `FILE`"},
+		},
 		Action: func(c *cli.Context) error {
 			w := c.App.Writer
+			if c.Bool("markdown") {
+				if path := c.String("readme"); path != "" {
+					return rewriteReadme(path)
+				}
+				for _, p := range schedulers.Policies() {
+					fmt.Fprintf(w, "### %s\n\n", p.Name)
+					if err := schedulers.WriteOptionsMarkdown(w, p); err != nil {
+						return err
+					}
+					fmt.Fprintln(w)
+				}
+				return nil
+			}
 			for _, p := range schedulers.Policies() {
 				if !c.Bool("verbose") {
 					fmt.Fprintln(w, p.Name)
@@ -28,4 +49,21 @@ func policiesCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// rewriteReadme replaces the option tables between the markers of the
+// Markdown file at path with the code's.
+func rewriteReadme(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	text, missing := schedulers.UpdateReadme(string(data))
+	if len(missing) > 0 {
+		return fmt.Errorf("%s: no option table markers for %v", path, missing)
+	}
+	if text == string(data) {
+		return nil
+	}
+	return os.WriteFile(path, []byte(text), 0o644)
 }
