@@ -3,7 +3,7 @@ package experiments
 import (
 	"sojourn/replay"
 	"sojourn/traces"
-	"sojourn/traces/synthetic"
+	"sojourn/replay/scenario"
 )
 
-func mustPreemption() (*traces.Trace, replay.Config) { return synthetic.Preemption() }
+func mustPreemption() (*traces.Trace, replay.Config) { return scenario.Preemption() }

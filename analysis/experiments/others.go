@@ -7,7 +7,7 @@ import (
 	"sojourn/replay"
 	"sojourn/reports"
 	"sojourn/traces"
-	"sojourn/traces/synthetic"
+	"sojourn/replay/scenario"
 )
 
 // The experiments of the other seed papers: the two-level scheduler with
@@ -21,13 +21,13 @@ var backfillCases = []struct {
 	build       func() (*traces.Trace, replay.Config)
 	paper       [][2]float64
 }{
-	{"equal", "Case 1: equal jobs", synthetic.BackfillEqual, [][2]float64{{5.07, 5.11}, {5.01, 5.09}, {5.07, 5.09}, {6.50, 6.61}}},
-	{"medium", "Case 2: medium jobs", synthetic.BackfillMedium, [][2]float64{{2.50, 2.52}, {2.57, 3.01}, {2.57, 3.51}, {3.34, 3.08}}},
-	{"small", "Case 3: more small jobs", synthetic.BackfillSmall, [][2]float64{{2.49, 2.15}, {2.57, 2.26}, {2.49, 2.26}, {6.15, 5.37}, {6.23, 5.36}}},
+	{"equal", "Case 1: equal jobs", scenario.BackfillEqual, [][2]float64{{5.07, 5.11}, {5.01, 5.09}, {5.07, 5.09}, {6.50, 6.61}}},
+	{"medium", "Case 2: medium jobs", scenario.BackfillMedium, [][2]float64{{2.50, 2.52}, {2.57, 3.01}, {2.57, 3.51}, {3.34, 3.08}}},
+	{"small", "Case 3: more small jobs", scenario.BackfillSmall, [][2]float64{{2.49, 2.15}, {2.57, 2.26}, {2.49, 2.26}, {6.15, 5.37}, {6.23, 5.36}}},
 }
 
 func backfill(x *Ctx) (reports.Section, error) {
-	x.Param("workload", "the backfilling paper's three cases; task counts and durations as in traces/synthetic")
+	x.Param("workload", "the backfilling paper's three cases; task counts and durations as in replay/scenario")
 	var cells []*Cell
 	for _, c := range backfillCases {
 		tr, cfg := c.build()
@@ -79,7 +79,7 @@ func disco(x *Ctx) (reports.Section, error) {
 	x.Param("seeds", discoSeeds)
 	var cells []*Cell
 	for seed := uint64(1); seed <= discoSeeds; seed++ {
-		tr, cfg := synthetic.DiscoResearchProduction(seed)
+		tr, cfg := scenario.DiscoResearchProduction(seed)
 		cfg.Seed = seed
 		file := fmt.Sprintf("research-production-seed-%02d.arrow", seed)
 		for _, p := range []string{"fair", "disco"} {

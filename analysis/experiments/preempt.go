@@ -8,7 +8,7 @@ import (
 	"sojourn/analysis"
 	"sojourn/replay"
 	"sojourn/reports"
-	"sojourn/traces/synthetic"
+	"sojourn/replay/scenario"
 )
 
 // preemptionModes are Figure 7's variants of HFSP's reduce preemption.
@@ -19,7 +19,7 @@ var preemptionModes = []struct{ mode, title string }{
 }
 
 func fig7(x *Ctx) (reports.Section, error) {
-	tr, cfg := synthetic.Preemption()
+	tr, cfg := scenario.Preemption()
 	x.Param("workload", "HFSP Section 4.4: j1 with 11 reduces of ~500 s at 2:20, j2–j5 at 2:30")
 	var cells []*Cell
 	for _, m := range preemptionModes {
@@ -143,7 +143,7 @@ func fig8(x *Ctx) (reports.Section, error) {
 	x.Param("workload", "HFSP Section 4.4 swap test: one reduce slot, j1 holding 6 GB, j2 preempting with a variable footprint")
 	var cells []*Cell
 	for _, gb := range footprintsGB {
-		tr, cfg := synthetic.Swap(int64(gb * 1e9))
+		tr, cfg := scenario.Swap(int64(gb * 1e9))
 		cells = append(cells, &Cell{Dir: fmt.Sprintf("footprint-%.1fGB", gb), Trace: tr,
 			TraceFile: fmt.Sprintf("swap-%.1fGB.arrow", gb), Policy: "hfsp",
 			Options: map[string]string{"preemption": "eager", "oracle": "both"}, Cluster: cfg,

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"sojourn/replay"
-	"sojourn/traces/synthetic"
+	"sojourn/replay/scenario"
 )
 
 // Tests of Disco's preemptive fair scheduler (disco.go, assign.go),
@@ -80,7 +80,7 @@ func TestDiscoOptions(t *testing.T) {
 }
 
 // TestPaperDiscoResearchProduction: Section 4's experiment over 10 seeds
-// (traces/synthetic.DiscoResearchProduction): disco against the plain fair
+// (traces/scenario.DiscoResearchProduction): disco against the plain fair
 // scheduler. The paper reports the production job 8.4 times faster and
 // the research job 4% slower on average; much of its 8.4× comes from a
 // one-minute wait of the production job between its map and shuffle
@@ -92,7 +92,7 @@ func TestPaperDiscoResearchProduction(t *testing.T) {
 	var speedup, slowdown float64
 	const seeds = 10
 	for seed := uint64(1); seed <= seeds; seed++ {
-		tr, cfg := synthetic.DiscoResearchProduction(seed)
+		tr, cfg := scenario.DiscoResearchProduction(seed)
 		cfg.Seed = seed
 		d := run(t, tr, newPolicy(t, "disco", map[string]string{"seed": "1"}), cfg)
 		f := run(t, tr, newPolicy(t, "fair", nil), cfg)

@@ -8,7 +8,7 @@ import (
 
 	"sojourn/replay"
 	"sojourn/traces"
-	"sojourn/traces/synthetic"
+	"sojourn/replay/scenario"
 )
 
 // Tests of the two-level scheduler with EASY backfilling (easy.go,
@@ -91,7 +91,7 @@ func TestEasyOptions(t *testing.T) {
 }
 
 // TestPaperBackfillCases runs the paper's three cases (Tables 1–3; see
-// traces/synthetic/easy.go for the sizes) under easy (job-share 1, as the
+// replay/scenario/easy.go for the sizes) under easy (job-share 1, as the
 // paper's pools gave a job as many slots as it had tasks) and under fair
 // (the paper's "without backfilling"), and logs the finish times next to
 // the paper's. Checked are the behaviours the paper describes that the
@@ -118,7 +118,7 @@ func TestPaperBackfillCases(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		build func() (*traces.Trace, replay.Config)
-	}{{"equal", synthetic.BackfillEqual}, {"medium", synthetic.BackfillMedium}, {"small", synthetic.BackfillSmall}} {
+	}{{"equal", scenario.BackfillEqual}, {"medium", scenario.BackfillMedium}, {"small", scenario.BackfillSmall}} {
 		t.Run(c.name, func(t *testing.T) {
 			tr, cfg := c.build()
 			easy := run(t, tr, newPolicy(t, "easy", map[string]string{"job-share": "1"}), cfg)

@@ -1,4 +1,4 @@
-package synthetic
+package scenario
 
 import (
 	"fmt"
@@ -57,7 +57,7 @@ func DiscoResearchProduction(seed uint64) (*traces.Trace, replay.Config) {
 		job(0, "research", 0, DiscoResearchMap, DiscoResearchRed),
 		job(1, "production", DiscoDelay, DiscoProductionMap, DiscoProductionRed))
 	if err != nil {
-		panic("synthetic: " + err.Error()) // fixed data: cannot happen
+		panic("scenario: " + err.Error()) // fixed data: cannot happen
 	}
 	return tr, replay.Config{Nodes: 5, NodesPerRack: 5, MapSlots: 2, ReduceSlots: 1, Replication: 5}
 }

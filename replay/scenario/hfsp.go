@@ -1,4 +1,4 @@
-package synthetic
+package scenario
 
 import (
 	"fmt"
@@ -60,7 +60,7 @@ func Preemption() (*traces.Trace, replay.Config) {
 		Uniform(150, 1, 1, 2, 310), Uniform(150, 1, 1, 1, 360),
 		Uniform(150, 1, 1, 1, 410), Uniform(150, 1, 1, 1, 460))
 	if err != nil {
-		panic("synthetic: " + err.Error()) // fixed data: cannot happen
+		panic("scenario: " + err.Error()) // fixed data: cannot happen
 	}
 	return tr, replay.Config{Nodes: 4, NodesPerRack: 4, MapSlots: 2, ReduceSlots: 2, Heartbeat: 1}
 }
@@ -78,7 +78,7 @@ func Swap(footprint int64) (*traces.Trace, replay.Config) {
 	j2.ReduceMemoryBytes = footprint
 	tr, err := Build(map[string]string{"workload": "hfsp-swap", "footprint_bytes": fmt.Sprint(footprint)}, j1, j2)
 	if err != nil {
-		panic("synthetic: " + err.Error())
+		panic("scenario: " + err.Error())
 	}
 	return tr, replay.Config{Nodes: 1, NodesPerRack: 1, MapSlots: 1, ReduceSlots: 1, Heartbeat: 1,
 		DiskBandwidth: 100e6}

@@ -1,4 +1,4 @@
-package synthetic
+package scenario
 
 import (
 	"fmt"
@@ -46,7 +46,7 @@ func BackfillConfig() replay.Config {
 func backfill(name string, jobs ...traces.Job) (*traces.Trace, replay.Config) {
 	tr, err := Build(map[string]string{"workload": "backfill-" + name}, jobs...)
 	if err != nil {
-		panic("synthetic: " + err.Error()) // fixed data: cannot happen
+		panic("scenario: " + err.Error()) // fixed data: cannot happen
 	}
 	return tr, BackfillConfig()
 }
