@@ -30,7 +30,11 @@ type Stats struct {
 }
 
 // Engine replays one trace under one policy. Build it with New (a trace in
-// memory) or NewFromSource (jobs read as they arrive) and call Run once.
+// memory) or NewFromSource (jobs read as they arrive), then call Run once;
+// or move it forward an event at a time with Step, or to a simulated time
+// with RunUntil, looking at the cluster through View between calls, and
+// call Run for the results. The engine is synchronous: no goroutine, no
+// wall clock.
 type Engine struct {
 	cfg   Config
 	trace *traces.Trace // the trace, or nil when jobs come from src
@@ -62,6 +66,9 @@ type Engine struct {
 	sweeping    bool
 	sweepAt     Time
 	sweepGen    int32
+
+	started  bool // start has run
+	finished bool // Run has returned the results
 
 	rec      recorder
 	stats    Stats
@@ -205,11 +212,67 @@ func (e *Engine) initNodes() {
 // Result will report.
 func (e *Engine) Config() Config { return e.cfg }
 
-// Run replays the whole trace and returns the results.
+// Run replays the whole trace (what is left of it, after Step or
+// RunUntil) and returns the results. It may be called once.
 func (e *Engine) Run() (*Result, error) {
+	if e.finished {
+		return nil, errors.New("replay: Run called again after the run ended")
+	}
+	if err := e.advance(Seconds(e.cfg.Horizon), -1); err != nil {
+		return nil, err
+	}
+	e.finished = true
+	if err := e.rec.finish(e.now); err != nil {
+		return nil, err
+	}
+	e.stats.End = e.now
+	if e.check {
+		if err := e.checkFinal(); err != nil {
+			return nil, err
+		}
+	}
+	return e.result(), nil
+}
+
+// Step processes the next event, telling the policy of it and letting it
+// act, and reports whether jobs remain unfinished. It returns false with
+// no error once every job has finished; Run then returns the results.
+// Stepping past Config.Horizon is an error wrapping ErrHorizon.
+func (e *Engine) Step() (more bool, err error) {
+	if err := e.advance(Seconds(e.cfg.Horizon), 1); err != nil {
+		return false, err
+	}
+	return e.unfinished > 0, nil
+}
+
+// RunUntil processes every event due at or before t (simulated time) and
+// stops before the first later one, or when every job has finished; Now
+// is then the time of the last event processed. It may be called with
+// increasing times, between Steps, and before Run.
+func (e *Engine) RunUntil(t Time) error {
+	return e.advance(min(t, Seconds(e.cfg.Horizon)), -1)
+}
+
+// Now is the simulated time of the last event processed.
+func (e *Engine) Now() Time { return e.now }
+
+// Done reports whether every job has finished.
+func (e *Engine) Done() bool { return e.started && e.unfinished == 0 }
+
+// View is the policy's read-only view of the cluster, for tests and tools
+// that step the engine and look between events.
+func (e *Engine) View() *View { return &e.view }
+
+// Stats counts what the run has done so far.
+func (e *Engine) Stats() Stats { return e.stats }
+
+// start tells a Starter policy of the cluster and queues the first
+// arrival and the node failures, once.
+func (e *Engine) start() error {
+	e.started = true
 	if s, ok := e.sched.(Starter); ok {
 		if err := s.Start(&e.view); err != nil {
-			return nil, e.policyErr(err)
+			return e.policyErr(err)
 		}
 	}
 	if len(e.jobs) > 0 {
@@ -220,18 +283,36 @@ func (e *Engine) Run() (*Result, error) {
 			e.q.push(event{at: e.failureDelay(i, 0, e.cfg.MTBF), kind: evNodeFail, idx: int32(i)})
 		}
 	}
+	return nil
+}
+
+// advance processes events due at or before limit, at most n of them (all
+// when n < 0), until every job has finished. It is the one event loop
+// behind Run, Step and RunUntil. Past the horizon (Config.Horizon) it
+// fails with ErrHorizon.
+func (e *Engine) advance(limit Time, n int) error {
+	if !e.started {
+		if err := e.start(); err != nil {
+			e.err = err
+			return err
+		}
+	}
 	horizon := Seconds(e.cfg.Horizon)
-	for e.unfinished > 0 && e.err == nil && e.rec.err == nil {
+	for ; n != 0 && e.unfinished > 0 && e.err == nil && e.rec.err == nil; n-- {
 		if e.q.len() == 0 {
-			return nil, fmt.Errorf("%w: no event left at %v with %d jobs unfinished (policy %s starves them)",
+			return fmt.Errorf("%w: no event left at %v with %d jobs unfinished (policy %s starves them)",
 				ErrInvariant, e.now, e.unfinished, e.sched.Name())
 		}
 		ev := e.q.pop()
 		if ev.at < e.now {
-			return nil, fmt.Errorf("%w: event at %v popped after %v", ErrInvariant, ev.at, e.now)
+			return fmt.Errorf("%w: event at %v popped after %v", ErrInvariant, ev.at, e.now)
 		}
-		if ev.at > horizon {
-			return nil, fmt.Errorf("%w: %d jobs unfinished at %v under %s", ErrHorizon, e.unfinished, e.now, e.sched.Name())
+		if ev.at > limit {
+			if ev.at > horizon {
+				return fmt.Errorf("%w: %d jobs unfinished at %v under %s", ErrHorizon, e.unfinished, e.now, e.sched.Name())
+			}
+			e.q.putBack(ev) // RunUntil's stop: the event stays first
+			break
 		}
 		e.now = ev.at
 		switch ev.kind {
@@ -254,18 +335,9 @@ func (e *Engine) Run() (*Result, error) {
 		}
 	}
 	if e.err != nil {
-		return nil, e.err
+		return e.err
 	}
-	if err := e.rec.finish(e.now); err != nil {
-		return nil, err
-	}
-	e.stats.End = e.now
-	if e.check {
-		if err := e.checkFinal(); err != nil {
-			return nil, err
-		}
-	}
-	return e.result(), nil
+	return e.rec.err
 }
 
 // Run replays trace under sched on the cluster cfg describes.

@@ -68,6 +68,16 @@ func (q *eventQueue) push(e event) {
 	}
 }
 
+// putBack returns an event just popped to the queue, keeping its key, so
+// that it pops next again.
+func (q *eventQueue) putBack(e event) {
+	if e.kind == evTaskEnd {
+		q.ends.push(e)
+	} else {
+		q.other.push(e)
+	}
+}
+
 func (q *eventQueue) pop() event {
 	m, o := q.ends.min(), q.other.min()
 	c := &q.other
