@@ -297,6 +297,16 @@ func (t TaskView) ShuffleBytes() int64 {
 	return t.j.tj.ReduceShuffleBytes[t.ref.Index]
 }
 
+// Transfer is a reduce's shuffle transfer time as the engine times it:
+// its bytes over its share of the node's shuffle bandwidth. The transfer
+// starts when the reduce runs and its job's maps are done.
+func (t TaskView) Transfer() Time {
+	if t.j.tj == nil {
+		return 0 // a finished job's, let go
+	}
+	return t.e.transfer(t.j, t.ref.Index)
+}
+
 // ShuffleEnd is when a reduce's shuffle ends (or ended), once that is
 // known: the reduce is running or done and its job's maps are done. A
 // suspension or a kill changes it.

@@ -30,15 +30,13 @@ func (d *Disco) inTransition(v *replay.View, j int32) bool {
 		return true
 	}
 	if jb.transEnd < 0 {
-		cfg := v.Config()
-		perSlot := cfg.ShuffleBandwidth / float64(cfg.ReduceSlots)
 		jb.transEnd = 0
 		for t := range int32(nr) {
 			tv := v.Task(replay.TaskRef{Job: j, Kind: replay.Reduce, Index: t})
 			if !tv.Running() {
 				continue
 			}
-			end := max(tv.AttemptStart(), jb.mapsDoneAt) + replay.Seconds(float64(tv.ShuffleBytes())/perSlot)
+			end := max(tv.AttemptStart(), jb.mapsDoneAt) + tv.Transfer()
 			if shuffled, at, _ := tv.ReducePhase(); shuffled {
 				end = at
 			}
