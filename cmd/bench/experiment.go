@@ -11,9 +11,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"sojourn/analysis/experiments"
 	"sojourn/reports"
 	"sojourn/results"
+	"sojourn/run"
+	"sojourn/run/experiments"
 )
 
 func experimentList() string {
@@ -87,8 +88,8 @@ func runExperiments(c *cli.Context) error {
 	if c.Int("parallel") < 1 {
 		return fmt.Errorf("--parallel %d: want at least 1", c.Int("parallel"))
 	}
-	env := &experiments.Env{Results: c.String("results"), Seed: c.Uint64("seed"), Version: experiments.CodeVersion(),
-		Workers: c.Int("parallel"), Progress: experiments.NewProgress(c.App.ErrWriter)}
+	env := &experiments.Env{Results: c.String("results"), Seed: c.Uint64("seed"), Version: run.CodeVersion(),
+		Workers: c.Int("parallel"), Progress: run.NewProgress(c.App.ErrWriter)}
 	switch f, err := results.ParseFormat(c.String("format")); {
 	case err != nil:
 		return fmt.Errorf("--%v", err)

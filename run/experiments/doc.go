@@ -4,8 +4,9 @@
 // (tables), and can be run alone.
 //
 // An experiment builds its workloads, replays them under the policies it
-// compares (the cells of a sweep run in parallel on every core), writes
-// every run under results/<experiment>/ as Arrow files with a manifest,
+// compares (cells run by run.Replay on a run.Pool), writes every run under
+// its result directory (results/<experiment>/) as Arrow
+// files with a manifest,
 // reads the per-job results back, and computes its figures, tables and
 // the paper's claims it can check as a reports.Section, saved next to the
 // results as section.json. The reports package draws the sections.
