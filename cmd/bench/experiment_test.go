@@ -60,3 +60,25 @@ func TestExperimentErrors(t *testing.T) {
 		}
 	}
 }
+
+// Without --results and --reports, the outputs go to out/ (which git
+// ignores), never into the source folders results/ and reports/.
+func TestExperimentWritesUnderOut(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if _, _, err := bench(t, "experiment", "fig8"); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"out/results/fig8/section.json", "out/reports/index.html", "out/reports/claims.md"} {
+		if _, err := os.Stat(f); err != nil {
+			t.Error(err)
+		}
+	}
+	for _, d := range []string{"results", "reports"} {
+		if _, err := os.Stat(d); !os.IsNotExist(err) {
+			t.Errorf("%s/ was created", d)
+		}
+	}
+	if out, _, err := bench(t, "report"); err != nil || !strings.Contains(out, filepath.Join("out", "reports", "index.html")) {
+		t.Errorf("bench report: %q, %v", out, err)
+	}
+}
