@@ -164,6 +164,10 @@ func TestTablesMatchResultFiles(t *testing.T) {
 		if len(tab.Rows) != len(comparedPolicies()) {
 			t.Errorf("%s: %d rows, want one per policy (%d)", tab.Name, len(tab.Rows), len(comparedPolicies()))
 		}
+		// SJF, the size-based baseline, right after HFSP.
+		if len(tab.Rows) < 4 || tab.Rows[2][0] != "HFSP" || tab.Rows[3][0] != "SJF" {
+			t.Errorf("%s: rows 3 and 4 are not HFSP and SJF", tab.Name)
+		}
 		for _, row := range tab.Rows {
 			pol := policyOf(t, strings.TrimSuffix(row[0], " (oracle)"))
 			jobs := readJobs(t, dir, "tables", w+"/"+pol)
