@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"fmt"
 	"sync"
 )
 
@@ -82,3 +83,14 @@ feed:
 	}
 	return ok, nil
 }
+
+// CellError is the failure of one cell of a Pool's run.
+type CellError struct {
+	Index int // the cell's position in the run
+	Err   error
+}
+
+func (e *CellError) Error() string { return fmt.Sprintf("cell %d: %v", e.Index, e.Err) }
+
+// Unwrap returns the cell's error.
+func (e *CellError) Unwrap() error { return e.Err }

@@ -1,7 +1,6 @@
 package run
 
 import (
-	"fmt"
 	"time"
 
 	"sojourn/replay"
@@ -120,14 +119,3 @@ func writeKept(s *results.Stream, c *Cell, res *replay.Result) error {
 	}
 	return nil
 }
-
-// CellError is the failure of one cell of a Pool's run.
-type CellError struct {
-	Index int // the cell's position in the run
-	Err   error
-}
-
-func (e *CellError) Error() string { return fmt.Sprintf("cell %d: %v", e.Index, e.Err) }
-
-// Unwrap returns the cell's error.
-func (e *CellError) Unwrap() error { return e.Err }

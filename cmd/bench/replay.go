@@ -195,7 +195,7 @@ func newCPUProfile(path string) (*cpuProfile, error) {
 	}
 	f, err := os.Create(path)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
 	}
 	return &cpuProfile{f: f}, nil
 }
