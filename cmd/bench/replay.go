@@ -131,7 +131,8 @@ func replayCommand() *cli.Command {
 		Description: "Replays every job of the trace on a Hadoop 1.x cluster model and prints a summary.\n" +
 			"With --out, writes per-job, per-task and occupancy results as Arrow files; task and occupancy\n" +
 			"rows go to disk as the replay runs (a batch of them in memory), so a day of a 3,000-node\n" +
-			"cluster needs under 1 GiB. An interrupted run never leaves a half-written file under a result's name.\n\nPolicies:\n" + policyList(),
+			"cluster needs under 1 GiB. The files appear together once all are complete: an interrupted run\n" +
+			"never leaves a half-written file under a result's name.\n\nPolicies:\n" + policyList(),
 		Flags:  flags,
 		Action: runReplay,
 	}

@@ -5,9 +5,9 @@
 //
 // An experiment builds its workloads, replays them under the policies it
 // compares (cells run by run.Replay on a run.Pool), writes every run under
-// its result directory (results/<experiment>/) as Arrow
-// files with a manifest,
-// reads the per-job results back, and computes its figures, tables and
-// the paper's claims it can check as a reports.Section, saved next to the
-// results as section.json. The reports package draws the sections.
+// its result directory (<results>/<experiment>/, out/results/ by default)
+// as Arrow files with a manifest, reads the per-job results back, and
+// computes its figures, tables and the paper's claims it can check as a
+// reports.Section, saved next to the results as section.json. The reports
+// package draws the sections.
 package experiments
