@@ -45,6 +45,14 @@ func (p Pool) Run(ctx context.Context, n int, do func(i int) error) (int, error)
 		go func() {
 			defer wg.Done()
 			for i := range next {
+				select {
+				case <-stop:
+					continue // handed out as a call failed: not started
+				default:
+				}
+				if ctx.Err() != nil {
+					continue
+				}
 				if errs[i] = do(i); errs[i] != nil {
 					stopOnce.Do(func() { close(stop) }) // fail fast: start no other call
 					continue
