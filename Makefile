@@ -1,17 +1,22 @@
 # sojourn: benchmark Hadoop cluster schedulers on realistic workloads.
 #
-#   make experiments   reproduce the HFSP paper's figures and tables (reports/index.html)
+#   make experiments   reproduce the HFSP paper's figures and tables (out/reports/index.html)
 #   make test          formatting, vet and the whole test suite
 #
-# Only Go is needed. Experiments write results/ and reports/; workloads go to
-# OUT (default ./out).
+# Only Go is needed. Everything generated goes to OUT (default ./out, which
+# git ignores): experiments to $(OUT)/results and $(OUT)/reports (RESULTS=
+# and REPORTS= move them), workloads to $(OUT)/workloads. The source folders
+# results/ and reports/ hold code, and results/baseline the committed
+# baseline of make compare.
 
 GO      ?= go
 OUT     ?= out
 BENCH   := bin/bench
 SEED    ?= 1
-RESULTS ?= results
-REPORTS ?= reports
+RESULTS ?= $(OUT)/results
+REPORTS ?= $(OUT)/reports
+# The experiments' result directories under $(RESULTS) (bench experiment --help).
+EXPERIMENTS := fig3 fig4 fig5 fig6 fig7 fig8 backfill disco tables
 
 .PHONY: all build test vet fmt-check lint experiments report readme-figures workloads clean
 
@@ -56,9 +61,12 @@ readme-figures: experiments
 	{ echo "# The papers' claims, checked by make experiments (seed $(SEED))"; echo; \
 		cat $(REPORTS)/claims.md; } > docs/claims.md
 
+# Removes bin/ and $(OUT), and what the experiments wrote to RESULTS and
+# REPORTS if they were moved elsewhere: their files only, never a folder's
+# other content (results/baseline stays).
 clean:
-	rm -rf bin $(OUT) $(RESULTS)/.*.partial
-	find $(RESULTS) -mindepth 1 -maxdepth 1 -type d ! -name baseline -exec rm -rf {} +
+	rm -rf bin $(OUT)
+	rm -rf $(addprefix $(RESULTS)/,$(EXPERIMENTS)) $(addprefix $(RESULTS)/.,$(addsuffix .partial,$(EXPERIMENTS)))
 	rm -rf $(REPORTS)/index.html $(REPORTS)/figures $(REPORTS)/claims.md $(REPORTS)/tables.md
 
 # Comparing commits (bench compare): the standard suite, FB2009 and FB2010

@@ -5,7 +5,8 @@
 // Functions are pure: slices in, numbers out. Inputs are never modified.
 // Empty input gives NaN (or nil for distributions) rather than an error;
 // NaN values in the input are a caller's mistake and are reported by
-// Check. The experiments themselves live in the subpackage experiments; the
-// sweeps of bench sweep in sweep, and bench compare in compare. Bootstrap
-// takes its randomness only from the seeded generator it is given.
+// Check. Bootstrap takes its randomness only from the seeded generator it
+// is given. Running replays is not this package's business: the
+// experiments, the sweeps of bench sweep and bench compare live under
+// sojourn/run.
 package analysis

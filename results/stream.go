@@ -14,20 +14,24 @@ import (
 	"sojourn/replay"
 )
 
-// Stream writes a replay's tasks.arrow and occupancy.arrow while it runs
-// (it is a replay.RowSink; see Engine.StreamRows), so that memory holds a
-// batch of rows rather than all of them. The files are the ones WriteAll
-// would write from the finished Result, byte for byte: both write through
-// a tableStream, in batches of 65,536 rows. They stay hidden under
-// temporary names until Commit; Abort, or a failed Commit, removes them.
+// Stream writes a replay's result files as a set: tasks.arrow and
+// occupancy.arrow while it runs (it is a replay.RowSink; see
+// Engine.StreamRows), so that memory holds a batch of rows rather than all
+// of them, then jobs.arrow from the finished run. The files are the ones
+// WriteAll would write from the finished Result, byte for byte: both write
+// through a tableStream, in batches of 65,536 rows. They stay hidden under
+// temporary names until Commit, which renames them into place only once
+// every one is complete; Abort, or a failed Commit, removes them.
 type Stream struct {
+	dir        string
+	md         map[string]string
 	tasks, occ *tableStream
 }
 
 // NewStream starts tasks.arrow (if tasks) and occupancy.arrow (if
 // occupancy) in dir, with the run's metadata md (see Metadata).
 func NewStream(dir string, md map[string]string, tasks, occupancy bool) (*Stream, error) {
-	s := &Stream{}
+	s := &Stream{dir: dir, md: md}
 	var err error
 	if tasks {
 		if s.tasks, err = newTableStream(filepath.Join(dir, TasksFile), schemaOf(TaskColumns, md, "tasks")); err != nil {
@@ -60,14 +64,46 @@ func (s *Stream) WriteOccupancy(o *replay.Occupancy) error {
 }
 
 // Commit writes the last batches and moves the files into place.
-func (s *Stream) Commit() error {
-	for _, t := range []*tableStream{s.tasks, s.occ} {
-		if t == nil {
-			continue
+func (s *Stream) Commit() error { return s.commit(nil) }
+
+// CommitJobs writes jobs.arrow from the finished run r, then moves it and
+// the streamed files into place together: every file is complete and
+// synced before the first is renamed.
+func (s *Stream) CommitJobs(r *replay.Result) error {
+	jobs, err := newTableStream(filepath.Join(s.dir, JobsFile), schemaOf(JobColumns, s.md, "jobs"))
+	if err != nil {
+		s.Abort()
+		return err
+	}
+	if err := jobs.write(len(r.Jobs), func(b *array.RecordBuilder, lo, hi int) { fillJobs(b, r, lo, hi) }); err != nil {
+		jobs.abort()
+		s.Abort()
+		return err
+	}
+	return s.commit(jobs)
+}
+
+func (s *Stream) commit(jobs *tableStream) error {
+	var all []*tableStream
+	for _, t := range []*tableStream{s.tasks, s.occ, jobs} {
+		if t != nil {
+			all = append(all, t)
 		}
-		if err := t.commit(); err != nil {
-			s.Abort()
+	}
+	for _, t := range all {
+		if err := t.finish(); err != nil {
+			for _, u := range all {
+				u.abort()
+			}
 			return err
+		}
+	}
+	for i, t := range all {
+		if err := t.file.Commit(); err != nil {
+			for _, u := range all[i+1:] {
+				u.abort()
+			}
+			return fmt.Errorf("%s: %w", t.path, err)
 		}
 	}
 	return nil
@@ -80,41 +116,6 @@ func (s *Stream) Abort() {
 			t.abort()
 		}
 	}
-}
-
-// Replay runs e and writes its result files into dir in format f, with
-// metadata md (see RunMetadata): the task and occupancy rows e's
-// configuration records go to disk as they come (see Stream), then
-// jobs.arrow. Long replays need this: the FB-2010 day's rows would take
-// gigabytes of memory.
-func Replay(e *replay.Engine, dir string, md map[string]string, f Format) (*replay.Result, error) {
-	cfg := e.Config()
-	var stream *Stream
-	if cfg.RecordTasks || cfg.RecordOccupancy {
-		var err error
-		if stream, err = NewStream(dir, md, cfg.RecordTasks, cfg.RecordOccupancy); err != nil {
-			return nil, err
-		}
-		e.StreamRows(stream)
-	}
-	res, err := e.Run()
-	if stream != nil {
-		if err == nil {
-			err = stream.Commit() // removes the files if it fails
-		} else {
-			stream.Abort()
-		}
-	}
-	if err == nil {
-		err = WriteJobs(filepath.Join(dir, JobsFile), res, md)
-	}
-	if err == nil && f == Parquet {
-		err = ConvertResults(dir)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return res, nil
 }
 
 // tableStream is one Arrow IPC file being written a batch at a time: by a
@@ -169,6 +170,18 @@ func (t *tableStream) flush() {
 }
 
 func (t *tableStream) commit() error {
+	if err := t.finish(); err != nil {
+		return err
+	}
+	if err := t.file.Commit(); err != nil {
+		return fmt.Errorf("%s: %w", t.path, err)
+	}
+	return nil
+}
+
+// finish writes the last batch and the file's footer, leaving the file
+// hidden; it removes the file on failure.
+func (t *tableStream) finish() error {
 	// The last, partial batch; a table with no rows still gets one, empty.
 	if t.pending > 0 || t.rows == 0 {
 		t.flush()
@@ -180,9 +193,6 @@ func (t *tableStream) commit() error {
 	}
 	if err := t.w.Close(); err != nil {
 		t.file.Abort()
-		return fmt.Errorf("%s: %w", t.path, err)
-	}
-	if err := t.file.Commit(); err != nil {
 		return fmt.Errorf("%s: %w", t.path, err)
 	}
 	return nil

@@ -11,7 +11,7 @@ import (
 )
 
 // TestStreamMatchesWriteAll: rows streamed to disk during the replay (by
-// Replay) give the very bytes WriteAll gives from the finished Result,
+// a Stream committed with CommitJobs) give the very bytes WriteAll gives from the finished Result,
 // over several batches of tasks and occupancy rows, with kills and
 // losses; and the streamed Result holds none of them.
 func TestStreamMatchesWriteAll(t *testing.T) {
@@ -27,8 +27,17 @@ func TestStreamMatchesWriteAll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2, err := Replay(e, streamed, RunMetadata("fifo-minimal", e.Config(), tr, nil), Arrow)
+	s, err := NewStream(streamed, RunMetadata("fifo-minimal", e.Config(), tr, nil), true, true)
 	if err != nil {
+		t.Fatal(err)
+	}
+	e.StreamRows(s)
+	r2, err := e.Run()
+	if err != nil {
+		s.Abort()
+		t.Fatal(err)
+	}
+	if err := s.CommitJobs(r2); err != nil {
 		t.Fatal(err)
 	}
 	if r2.Segments.Len() != 0 || r2.Occupancy.Len() != 0 {

@@ -118,32 +118,34 @@ func nullableSec(b *array.Float64Builder, t replay.Time, valid bool) {
 // WriteJobs writes one row per job.
 func WriteJobs(path string, r *replay.Result, md map[string]string) error {
 	schema := schemaOf(JobColumns, md, "jobs")
-	return writeTable(path, schema, len(r.Jobs), func(b *array.RecordBuilder, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			j := &r.Jobs[i]
-			hasR := j.Reduces > 0
-			b.Field(0).(*array.Int32Builder).Append(j.Index)
-			b.Field(1).(*array.Int64Builder).Append(j.ID)
-			b.Field(2).(*array.StringBuilder).Append(j.Class)
-			b.Field(3).(*array.StringBuilder).Append(j.Pool)
-			b.Field(4).(*array.Int32Builder).Append(j.Maps)
-			b.Field(5).(*array.Int32Builder).Append(j.Reduces)
-			b.Field(6).(*array.Float64Builder).Append(j.Submit.Sec())
-			b.Field(7).(*array.Float64Builder).Append(j.FirstLaunch.Sec())
-			b.Field(8).(*array.Float64Builder).Append(j.MapsDone.Sec())
-			nullableSec(b.Field(9).(*array.Float64Builder), j.ReducesEligible, hasR)
-			b.Field(10).(*array.Float64Builder).Append(j.Finish.Sec())
-			b.Field(11).(*array.Float64Builder).Append(j.Sojourn().Sec())
-			b.Field(12).(*array.Float64Builder).Append(j.MapSojourn().Sec())
-			nullableSec(b.Field(13).(*array.Float64Builder), j.ReduceSojourn(), hasR)
-			b.Field(14).(*array.Int32Builder).Append(j.Kills)
-			b.Field(15).(*array.Int32Builder).Append(j.Suspensions)
-			b.Field(16).(*array.Int32Builder).Append(j.Lost)
-			b.Field(17).(*array.Int32Builder).Append(j.NodeLocal)
-			b.Field(18).(*array.Int32Builder).Append(j.RackLocal)
-			b.Field(19).(*array.Int32Builder).Append(j.OffRack)
-		}
-	})
+	return writeTable(path, schema, len(r.Jobs), func(b *array.RecordBuilder, lo, hi int) { fillJobs(b, r, lo, hi) })
+}
+
+func fillJobs(b *array.RecordBuilder, r *replay.Result, lo, hi int) {
+	for i := lo; i < hi; i++ {
+		j := &r.Jobs[i]
+		hasR := j.Reduces > 0
+		b.Field(0).(*array.Int32Builder).Append(j.Index)
+		b.Field(1).(*array.Int64Builder).Append(j.ID)
+		b.Field(2).(*array.StringBuilder).Append(j.Class)
+		b.Field(3).(*array.StringBuilder).Append(j.Pool)
+		b.Field(4).(*array.Int32Builder).Append(j.Maps)
+		b.Field(5).(*array.Int32Builder).Append(j.Reduces)
+		b.Field(6).(*array.Float64Builder).Append(j.Submit.Sec())
+		b.Field(7).(*array.Float64Builder).Append(j.FirstLaunch.Sec())
+		b.Field(8).(*array.Float64Builder).Append(j.MapsDone.Sec())
+		nullableSec(b.Field(9).(*array.Float64Builder), j.ReducesEligible, hasR)
+		b.Field(10).(*array.Float64Builder).Append(j.Finish.Sec())
+		b.Field(11).(*array.Float64Builder).Append(j.Sojourn().Sec())
+		b.Field(12).(*array.Float64Builder).Append(j.MapSojourn().Sec())
+		nullableSec(b.Field(13).(*array.Float64Builder), j.ReduceSojourn(), hasR)
+		b.Field(14).(*array.Int32Builder).Append(j.Kills)
+		b.Field(15).(*array.Int32Builder).Append(j.Suspensions)
+		b.Field(16).(*array.Int32Builder).Append(j.Lost)
+		b.Field(17).(*array.Int32Builder).Append(j.NodeLocal)
+		b.Field(18).(*array.Int32Builder).Append(j.RackLocal)
+		b.Field(19).(*array.Int32Builder).Append(j.OffRack)
+	}
 }
 
 // appendCodes appends codes to a dictionary column. Every record batch

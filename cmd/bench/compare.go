@@ -6,8 +6,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"sojourn/analysis/compare"
-	"sojourn/analysis/sweep"
+	"sojourn/run/compare"
+	"sojourn/run/sweep"
 )
 
 // exitRegressed is bench compare's exit status when a metric regressed;

@@ -57,7 +57,7 @@ func sweepDir(t *testing.T, nodes string) string {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out")
-	if _, _, err := run(t, "sweep", "--out", out, file); err != nil {
+	if _, _, err := bench(t, "sweep", "--out", out, file); err != nil {
 		t.Fatal(err)
 	}
 	return out
@@ -89,12 +89,12 @@ func TestCompareExitStatus(t *testing.T) {
 
 	// In process, the regression is an ExitCoder with status 2, and a
 	// generous threshold lets the worse candidate pass.
-	_, _, err := run(t, "compare", base, worse)
+	_, _, err := bench(t, "compare", base, worse)
 	var ec cli.ExitCoder
 	if !errors.As(err, &ec) || ec.ExitCode() != exitRegressed || !strings.Contains(err.Error(), "regressions beyond 5%") {
 		t.Errorf("worse candidate in process: %v", err)
 	}
-	if _, _, err := run(t, "compare", "--threshold", "1000", base, worse); err != nil {
+	if _, _, err := bench(t, "compare", "--threshold", "1000", base, worse); err != nil {
 		t.Errorf("threshold 1000%%: %v", err)
 	}
 	for _, c := range []struct {
@@ -106,7 +106,7 @@ func TestCompareExitStatus(t *testing.T) {
 		{[]string{"compare", "--level", "2", base, same}, "compare: --level 2: want a confidence level"},
 		{[]string{"compare", base, filepath.Join(base, "none.json")}, "none.json: no such file"},
 	} {
-		if _, _, err := run(t, c.args...); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, _, err := bench(t, c.args...); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: %v, want %q", c.args, err, c.want)
 		}
 	}
@@ -116,7 +116,7 @@ func TestCompareExitStatus(t *testing.T) {
 // the standard suite (fb2009 and fb2010 under fifo, fair and hfsp); its
 // figures are left to make compare.
 func TestCommittedBaseline(t *testing.T) {
-	out, _, err := run(t, "compare", "--metrics", "mean", "../../results/baseline", "../../results/baseline/summary.json")
+	out, _, err := bench(t, "compare", "--metrics", "mean", "../../results/baseline", "../../results/baseline/summary.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,9 +11,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"sojourn/analysis/experiments"
 	"sojourn/reports"
 	"sojourn/results"
+	"sojourn/run"
+	"sojourn/run/experiments"
 )
 
 func experimentList() string {
@@ -25,8 +26,8 @@ func experimentList() string {
 }
 
 var reportFlags = []cli.Flag{
-	&cli.StringFlag{Name: "results", Value: "results", Usage: "directory holding one result directory per experiment"},
-	&cli.StringFlag{Name: "reports", Value: "reports", Usage: "directory for index.html, figures/, claims.md and tables.md"},
+	&cli.StringFlag{Name: "results", Value: filepath.Join("out", "results"), Usage: "directory holding one result directory per experiment"},
+	&cli.StringFlag{Name: "reports", Value: filepath.Join("out", "reports"), Usage: "directory for index.html, figures/, claims.md and tables.md"},
 }
 
 func experimentCommand() *cli.Command {
@@ -41,11 +42,12 @@ func experimentCommand() *cli.Command {
 		Usage:     "reproduce the HFSP paper's figures and tables (all, or the named experiments)",
 		ArgsUsage: "all | NAME...",
 		Description: "Runs each named experiment: builds its workloads, replays them under the policies it compares\n" +
-			"(in parallel), and writes results/<name>/ with the traces used, Arrow per-job, per-task and\n" +
-			"occupancy results of every replay, manifest.json (seed, every parameter, code version) and\n" +
-			"section.json (the figure data, tables and the paper's claims). Then it redraws the report\n" +
-			"from every experiment present under --results: reports/index.html, figures as PNG and SVG,\n" +
-			"claims.md and tables.md. Same seed, same outputs.\n\nExperiments:\n" + experimentList(),
+			"(in parallel), and writes <results>/<name>/ (--results, default out/results) with the traces used,\n" +
+			"Arrow per-job, per-task and occupancy results of every replay, manifest.json (seed, every\n" +
+			"parameter, code version) and section.json (the figure data, tables and the paper's claims).\n" +
+			"Then it redraws the report from every experiment present under --results: <reports>/index.html\n" +
+			"(--reports, default out/reports), figures as PNG and SVG, claims.md and tables.md.\n" +
+			"Same seed, same outputs.\n\nExperiments:\n" + experimentList(),
 		Flags:  flags,
 		Action: runExperiments,
 	}
@@ -53,11 +55,13 @@ func experimentCommand() *cli.Command {
 
 func reportCommand() *cli.Command {
 	return &cli.Command{
-		Name:        "report",
-		Usage:       "redraw the report from the experiments' results",
-		ArgsUsage:   " ",
-		Description: "Reads results/<experiment>/section.json of every experiment present and writes\nreports/index.html, reports/figures/*.png and *.svg, reports/claims.md and reports/tables.md.",
-		Flags:       reportFlags,
+		Name:      "report",
+		Usage:     "redraw the report from the experiments' results",
+		ArgsUsage: " ",
+		Description: "Reads <results>/<experiment>/section.json of every experiment present (--results, default\n" +
+			"out/results) and writes <reports>/index.html, figures/*.png and *.svg, claims.md and tables.md\n" +
+			"(--reports, default out/reports).",
+		Flags: reportFlags,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return fmt.Errorf("report: unexpected argument %q", c.Args().First())
@@ -87,8 +91,8 @@ func runExperiments(c *cli.Context) error {
 	if c.Int("parallel") < 1 {
 		return fmt.Errorf("--parallel %d: want at least 1", c.Int("parallel"))
 	}
-	env := &experiments.Env{Results: c.String("results"), Seed: c.Uint64("seed"), Version: experiments.CodeVersion(),
-		Workers: c.Int("parallel"), Progress: experiments.NewProgress(c.App.ErrWriter)}
+	env := &experiments.Env{Results: c.String("results"), Seed: c.Uint64("seed"), Version: run.CodeVersion(),
+		Workers: c.Int("parallel"), Progress: run.NewProgress(c.App.ErrWriter)}
 	switch f, err := results.ParseFormat(c.String("format")); {
 	case err != nil:
 		return fmt.Errorf("--%v", err)

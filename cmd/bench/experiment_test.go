@@ -12,7 +12,7 @@ import (
 func TestExperimentAndReport(t *testing.T) {
 	dir := t.TempDir()
 	res, rep := filepath.Join(dir, "results"), filepath.Join(dir, "reports")
-	out, _, err := run(t, "experiment", "--results", res, "--reports", rep, "fig7", "fig8")
+	out, _, err := bench(t, "experiment", "--results", res, "--reports", rep, "fig7", "fig8")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func TestExperimentAndReport(t *testing.T) {
 		}
 	}
 	os.RemoveAll(rep)
-	if _, _, err := run(t, "report", "--results", res, "--reports", rep); err != nil {
+	if _, _, err := bench(t, "report", "--results", res, "--reports", rep); err != nil {
 		t.Fatal(err)
 	}
 	again, _ := os.ReadFile(filepath.Join(rep, "index.html"))
@@ -54,9 +54,31 @@ func TestExperimentErrors(t *testing.T) {
 		{[]string{"experiment", "--parallel", "0", "fig8"}, "--parallel 0: want at least 1"},
 		{[]string{"report", "--results", filepath.Join(dir, "none")}, "no experiment results under"},
 	} {
-		_, _, err := run(t, c.args...)
+		_, _, err := bench(t, c.args...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: error %v; want %q", c.args, err, c.want)
 		}
+	}
+}
+
+// Without --results and --reports, the outputs go to out/ (which git
+// ignores), never into the source folders results/ and reports/.
+func TestExperimentWritesUnderOut(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if _, _, err := bench(t, "experiment", "fig8"); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"out/results/fig8/section.json", "out/reports/index.html", "out/reports/claims.md"} {
+		if _, err := os.Stat(f); err != nil {
+			t.Error(err)
+		}
+	}
+	for _, d := range []string{"results", "reports"} {
+		if _, err := os.Stat(d); !os.IsNotExist(err) {
+			t.Errorf("%s/ was created", d)
+		}
+	}
+	if out, _, err := bench(t, "report"); err != nil || !strings.Contains(out, filepath.Join("out", "reports", "index.html")) {
+		t.Errorf("bench report: %q, %v", out, err)
 	}
 }

@@ -13,8 +13,8 @@ import (
 	"sojourn/traces"
 )
 
-// run runs bench with args and returns its stdout, stderr and error.
-func run(t *testing.T, args ...string) (string, string, error) {
+// bench runs bench with args and returns its stdout, stderr and error.
+func bench(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	app := newApp()
@@ -26,7 +26,7 @@ func run(t *testing.T, args ...string) (string, string, error) {
 
 func TestGenerateAndInspect(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "w", "fb2009.arrow")
-	out, _, err := run(t, "generate", "--profile", "fb2009", "--seed", "1", "--out", path)
+	out, _, err := bench(t, "generate", "--profile", "fb2009", "--seed", "1", "--out", path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestGenerateAndInspect(t *testing.T) {
 	if tr.Params["generator.profile"] != "fb2009" || tr.Params["generator.seed"] != "1" {
 		t.Errorf("params %v", tr.Params)
 	}
-	out, _, err = run(t, "inspect", path)
+	out, _, err = bench(t, "inspect", path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestGenerateAndInspect(t *testing.T) {
 // TestGenerateFlags: flags reach the trace's metadata.
 func TestGenerateFlags(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "t.arrow")
-	_, _, err := run(t, "generate", "--profile", "fb2010", "--seed", "7", "--nodes", "50", "--original-nodes", "100",
+	_, _, err := bench(t, "generate", "--profile", "fb2010", "--seed", "7", "--nodes", "50", "--original-nodes", "100",
 		"--jobs", "20", "--task-rule", "swim", "--block-size", "64MiB", "--bytes-per-reduce", "256MiB",
 		"--arrivals", "trace", "--mean-gap", "20", "--map-startup", "2", "--map-rate", "4", "--reduce-startup", "3",
 		"--reduce-rate", "5", "--task-skew", "0", "--shuffle-skew", "0.1", "--map-memory", "1GiB", "--reduce-memory", "2GiB",
@@ -92,7 +92,7 @@ func TestGenerateSWIMFile(t *testing.T) {
 	dir := t.TempDir()
 	tsv := writeSWIMFile(t, dir)
 	path := filepath.Join(dir, "t.arrow")
-	if _, _, err := run(t, "generate", "--swim", tsv, "--samples", "3", "--window", "600", "--out", path); err != nil {
+	if _, _, err := bench(t, "generate", "--swim", tsv, "--samples", "3", "--window", "600", "--out", path); err != nil {
 		t.Fatal(err)
 	}
 	tr, err := traces.Read(path)
@@ -126,7 +126,7 @@ func TestGenerateWhole(t *testing.T) {
 	dir := t.TempDir()
 	tsv := writeSWIMFile(t, dir)
 	path := filepath.Join(dir, "t.arrow")
-	out, _, err := run(t, "generate", "--swim", tsv, "--whole", "--nodes", "3000", "--out", path)
+	out, _, err := bench(t, "generate", "--swim", tsv, "--whole", "--nodes", "3000", "--out", path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,11 +140,11 @@ func TestGenerateWhole(t *testing.T) {
 	if len(tr.Jobs) != 300 || tr.Jobs[299].Submit != 2990 || tr.Params["generator.scale"] != "1" {
 		t.Errorf("%d jobs, last submit %v, params %v", len(tr.Jobs), tr.Jobs[len(tr.Jobs)-1].Submit, tr.Params)
 	}
-	if _, _, err := run(t, "generate", "--swim", tsv, "--whole", "--samples", "2", "--out", path); err == nil ||
+	if _, _, err := bench(t, "generate", "--swim", tsv, "--whole", "--samples", "2", "--out", path); err == nil ||
 		!strings.Contains(err.Error(), "--samples: a --whole file is not sampled") {
 		t.Errorf("--whole --samples 2: %v", err)
 	}
-	if _, _, err := run(t, "generate", "--profile", "fb2009", "--whole", "--out", path); err == nil ||
+	if _, _, err := bench(t, "generate", "--profile", "fb2009", "--whole", "--out", path); err == nil ||
 		!strings.Contains(err.Error(), "--whole: applies only with --swim") {
 		t.Errorf("--profile --whole: %v", err)
 	}
@@ -182,7 +182,7 @@ func TestGenerateErrors(t *testing.T) {
 		{[]string{"--swim", bad + "x", "--out", out}, "no such file"},
 		{[]string{"--profile", "fb2009", "--out", out, "extra"}, `unexpected argument "extra"`},
 	} {
-		_, _, err := run(t, append([]string{"generate"}, c.args...)...)
+		_, _, err := bench(t, append([]string{"generate"}, c.args...)...)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%v: error %v; want one line containing %q", c.args, err, c.want)
 		}
@@ -194,7 +194,7 @@ func TestGenerateErrors(t *testing.T) {
 
 // TestHelpListsEveryFlag: --help shows every flag with its default.
 func TestHelpListsEveryFlag(t *testing.T) {
-	out, _, err := run(t, "generate", "--help")
+	out, _, err := bench(t, "generate", "--help")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ func TestInspectErrors(t *testing.T) {
 		{[]string{filepath.Join(dir, "none.arrow")}, "none.arrow: no such file"},
 		{[]string{junk}, junk + ": not a sojourn trace"},
 	} {
-		_, _, err := run(t, append([]string{"inspect"}, c.args...)...)
+		_, _, err := bench(t, append([]string{"inspect"}, c.args...)...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("inspect %v: error %v; want %q", c.args, err, c.want)
 		}

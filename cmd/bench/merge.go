@@ -5,7 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"sojourn/analysis/sweep"
+	"sojourn/run/sweep"
 )
 
 func mergeCommand() *cli.Command {

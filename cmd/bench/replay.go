@@ -15,8 +15,8 @@ import (
 
 	"sojourn/replay"
 	"sojourn/results"
+	"sojourn/run"
 	"sojourn/schedulers"
-	"sojourn/traces"
 )
 
 // clusterFlags are the cluster-model flags shared by replay and the
@@ -131,7 +131,8 @@ func replayCommand() *cli.Command {
 		Description: "Replays every job of the trace on a Hadoop 1.x cluster model and prints a summary.\n" +
 			"With --out, writes per-job, per-task and occupancy results as Arrow files; task and occupancy\n" +
 			"rows go to disk as the replay runs (a batch of them in memory), so a day of a 3,000-node\n" +
-			"cluster needs under 1 GiB. An interrupted run never leaves a half-written file under a result's name.\n\nPolicies:\n" + policyList(),
+			"cluster needs under 1 GiB. The files appear together once all are complete: an interrupted run\n" +
+			"never leaves a half-written file under a result's name.\n\nPolicies:\n" + policyList(),
 		Flags:  flags,
 		Action: runReplay,
 	}
@@ -146,98 +147,83 @@ func runReplay(c *cli.Context) error {
 		return fmt.Errorf("--%v", err)
 	}
 	begin := time.Now()
-	// Jobs stream from the file as they arrive: memory holds the jobs in
-	// flight, not the whole trace.
-	src, err := traces.Open(c.String("trace"))
-	if err != nil {
-		return err
-	}
-	defer src.Close()
-	tr := &traces.Trace{Params: src.Params()}
 	name := c.String("scheduler")
 	vals, err := policyValues(c, name)
 	if err != nil {
 		return err
 	}
-	sched, err := schedulers.New(name, vals)
-	if err != nil {
-		return err
-	}
-	cfg := clusterConfig(c)
-	cfg.RecordTasks = c.String("out") != "" && c.Bool("tasks")
-	cfg.RecordOccupancy = c.String("out") != "" && c.Bool("occupancy")
-	prog := newProgress(c.App.ErrWriter, "replay "+name)
-	cfg.Progress = prog.jobs
-	stopProfile, err := startCPUProfile(c.String("cpuprofile"))
-	if err != nil {
-		return err
-	}
 	out := c.String("out")
-	start := time.Now()
-	var res *replay.Result
-	var stream *results.Stream
-	var md map[string]string
-	e, err := replay.NewFromSource(src, sched, cfg)
-	if err == nil {
-		md = results.RunMetadata(sched.Name(), e.Config(), tr, map[string]string{"trace.file": filepath.Base(c.String("trace"))})
-		for k, v := range vals {
-			md["policy."+k] = v
-		}
+	prog := newProgress(c.App.ErrWriter, "replay "+name)
+	cell := &run.Cell{
+		// Jobs stream from the file as they arrive: memory holds the jobs
+		// in flight, not the whole trace.
+		TracePath: c.String("trace"), TraceFile: filepath.Base(c.String("trace")),
+		Policy: name, Options: vals, Cluster: clusterConfig(c),
+		Tasks: out != "" && c.Bool("tasks"), Occupancy: out != "" && c.Bool("occupancy"),
 	}
-	if err == nil && (cfg.RecordTasks || cfg.RecordOccupancy) {
-		// Task and occupancy rows go to disk as they come: the FB-2010
-		// day's would take gigabytes of memory.
-		stream, err = results.NewStream(out, md, cfg.RecordTasks, cfg.RecordOccupancy)
-		if err == nil {
-			e.StreamRows(stream)
-		}
-	}
-	if err == nil {
-		res, err = e.Run()
-	}
-	stopProfile()
-	prog.done()
+	cell.Cluster.Progress = prog.jobs
+	prof, err := newCPUProfile(c.String("cpuprofile"))
 	if err != nil {
-		if stream != nil {
-			stream.Abort()
-		}
 		return err
 	}
-	wall := time.Since(start)
-	if out != "" {
-		if stream != nil {
-			if err := stream.Commit(); err != nil {
-				return err
-			}
-		}
-		if err := results.WriteJobs(filepath.Join(out, results.JobsFile), res, md); err != nil {
-			return err
-		}
-		if format == results.Parquet {
-			if err := results.ConvertResults(out); err != nil {
-				return err
-			}
-		}
+	defer prof.close()
+	// The profile and the printed wall time cover the replay alone.
+	o, err := run.Replay(cell, out, run.Options{Format: format,
+		BeforeReplay: prof.start, AfterReplay: func() { prof.stop(); prog.done() }})
+	if err == nil && prof != nil {
+		err = prof.err
 	}
-	printSummary(c.App.Writer, res, wall, time.Since(begin))
+	if err != nil {
+		return err
+	}
+	printSummary(c.App.Writer, o.Result, o.Wall, time.Since(begin))
 	return nil
 }
 
-// startCPUProfile starts a CPU profile into path, if set, and returns the
-// function that stops it.
-func startCPUProfile(path string) (func(), error) {
+// cpuProfile is a CPU profile written to a file, started and stopped
+// around the replay; a nil *cpuProfile does nothing.
+type cpuProfile struct {
+	f       *os.File
+	running bool
+	err     error
+}
+
+// newCPUProfile creates the profile's file, if path is set, so that a bad
+// path fails before the replay.
+func newCPUProfile(path string) (*cpuProfile, error) {
 	if path == "" {
-		return func() {}, nil
+		return nil, nil
 	}
 	f, err := os.Create(path)
 	if err != nil {
-		return nil, err
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
 		return nil, fmt.Errorf("--cpuprofile: %w", err)
 	}
-	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+	return &cpuProfile{f: f}, nil
+}
+
+func (p *cpuProfile) start() {
+	if p == nil {
+		return
+	}
+	if err := pprof.StartCPUProfile(p.f); err != nil {
+		p.err = fmt.Errorf("--cpuprofile: %w", err)
+		return
+	}
+	p.running = true
+}
+
+func (p *cpuProfile) stop() {
+	if p != nil && p.running {
+		pprof.StopCPUProfile()
+		p.running = false
+	}
+}
+
+func (p *cpuProfile) close() {
+	if p != nil {
+		p.stop()
+		p.f.Close()
+	}
 }
 
 // printSummary prints the run's figures: wall is the replay's wall time,

@@ -16,11 +16,11 @@ import (
 func TestReplaySummary(t *testing.T) {
 	dir := t.TempDir()
 	trace := filepath.Join(dir, "fb2009.arrow")
-	if _, _, err := run(t, "generate", "--profile", "fb2009", "--seed", "1", "--jobs", "30", "--out", trace); err != nil {
+	if _, _, err := bench(t, "generate", "--profile", "fb2009", "--seed", "1", "--jobs", "30", "--out", trace); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "r")
-	stdout, _, err := run(t, "replay", "--trace", trace, "--scheduler", "hfsp", "--out", out, "--tasks=false", "--occupancy=false")
+	stdout, _, err := bench(t, "replay", "--trace", trace, "--scheduler", "hfsp", "--out", out, "--tasks=false", "--occupancy=false")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,9 +11,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"sojourn/analysis/experiments"
-	"sojourn/analysis/sweep"
 	"sojourn/results"
+	"sojourn/run"
+	"sojourn/run/sweep"
 )
 
 // formatFlag is --format of every command that writes results.
@@ -138,7 +138,7 @@ func runSweep(c *cli.Context) error {
 			if shard.Owns(cell.Index) {
 				mark = "*"
 			}
-			fmt.Fprintf(c.App.Writer, "%s %6d  %s\n", mark, cell.Index, cell.Label())
+			fmt.Fprintf(c.App.Writer, "%s %6d  %s\n", mark, cell.Index, sweep.Label(cell))
 		}
 		fmt.Fprintf(c.App.Writer, "%d cells; * marks shard %s's\n", len(plan.Cells), shard)
 		return nil
@@ -157,7 +157,7 @@ func runSweep(c *cli.Context) error {
 	defer stop()
 	r := &sweep.Runner{Dir: c.String("out"), Workers: c.Int("parallel"), Shard: shard,
 		Output:  sweep.Output{Format: string(format), Tasks: c.Bool("tasks")},
-		Version: experiments.CodeVersion(), Progress: experiments.NewProgress(c.App.ErrWriter)}
+		Version: run.CodeVersion(), Progress: run.NewProgress(c.App.ErrWriter)}
 	start := time.Now()
 	rep, err := r.Run(ctx, plan)
 	if err != nil {

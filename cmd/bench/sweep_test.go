@@ -43,7 +43,7 @@ func TestSweepShardsFromEnvironment(t *testing.T) {
 	file := filepath.Join(dir, "s.json")
 	os.WriteFile(file, []byte(cliSweep), 0o644)
 
-	out, _, err := run(t, "sweep", "--list", "--shard", "1/3", file)
+	out, _, err := bench(t, "sweep", "--list", "--shard", "1/3", file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestSweepShardsFromEnvironment(t *testing.T) {
 	}
 
 	whole := filepath.Join(dir, "whole")
-	out, _, err = run(t, "sweep", "--out", whole, file)
+	out, _, err = bench(t, "sweep", "--out", whole, file)
 	if err != nil || !strings.Contains(out, "sweep cli: 12 cells; shard 0/1: 12 cells, 12 run, 0 already done") ||
 		!strings.Contains(out, "summary: "+whole+"/summary.json") {
 		t.Fatalf("sweep: %v\n%s", err, out)
@@ -64,7 +64,7 @@ func TestSweepShardsFromEnvironment(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		t.Setenv("JOB_COMPLETION_INDEX", string(rune('0'+i)))
 		d := filepath.Join(dir, "k8s", string(rune('a'+i)))
-		out, _, err := run(t, "sweep", "--shards", "3", "--out", d, file)
+		out, _, err := bench(t, "sweep", "--shards", "3", "--out", d, file)
 		if err != nil || !strings.Contains(out, "4 cells, 4 run") || !strings.Contains(out, "bench merge") {
 			t.Fatalf("shard %d: %v\n%s", i, err, out)
 		}
@@ -72,7 +72,7 @@ func TestSweepShardsFromEnvironment(t *testing.T) {
 	}
 	os.Unsetenv("JOB_COMPLETION_INDEX")
 	merged := filepath.Join(dir, "merged-k8s")
-	if out, _, err := run(t, "merge", "--out", merged, k8s[2], k8s[1], k8s[0]); err != nil || !strings.Contains(out, "merged 12 cells (12 copied)") {
+	if out, _, err := bench(t, "merge", "--out", merged, k8s[2], k8s[1], k8s[0]); err != nil || !strings.Contains(out, "merged 12 cells (12 copied)") {
 		t.Fatalf("merge: %v\n%s", err, out)
 	}
 	compareFiles(t, "kubernetes shards", want, files(t, merged))
@@ -84,14 +84,14 @@ func TestSweepShardsFromEnvironment(t *testing.T) {
 	t.Setenv("SLURM_ARRAY_TASK_COUNT", "2")
 	for _, id := range []string{"2", "1"} {
 		t.Setenv("SLURM_ARRAY_TASK_ID", id)
-		if _, _, err := run(t, "sweep", "--out", shared, file); err != nil {
+		if _, _, err := bench(t, "sweep", "--out", shared, file); err != nil {
 			t.Fatal(err)
 		}
 	}
 	compareFiles(t, "slurm shards in one directory", want, files(t, shared))
 
 	t.Setenv("SLURM_ARRAY_TASK_ID", "7")
-	if _, _, err := run(t, "sweep", "--out", shared, file); err == nil || !strings.Contains(err.Error(), "SLURM_ARRAY_TASK_ID gives shard 6; want 0 to 1") {
+	if _, _, err := bench(t, "sweep", "--out", shared, file); err == nil || !strings.Contains(err.Error(), "SLURM_ARRAY_TASK_ID gives shard 6; want 0 to 1") {
 		t.Errorf("task id out of range: %v", err)
 	}
 }
@@ -126,7 +126,7 @@ func TestSweepErrors(t *testing.T) {
 		{[]string{"merge", "--out", dir}, "merge: give the shards' output directories"},
 		{[]string{"merge", "--out", filepath.Join(dir, "m"), dir}, "sweep.json: no such file"},
 	} {
-		_, _, err := run(t, c.args...)
+		_, _, err := bench(t, c.args...)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%v: %v, want one line with %q", c.args, err, c.want)
 		}
@@ -138,11 +138,11 @@ func TestSweepErrors(t *testing.T) {
 func TestParquetOutputs(t *testing.T) {
 	dir := t.TempDir()
 	trace := filepath.Join(dir, "t.arrow")
-	if _, _, err := run(t, "generate", "--profile", "fb2009", "--jobs", "10", "--out", trace); err != nil {
+	if _, _, err := bench(t, "generate", "--profile", "fb2009", "--jobs", "10", "--out", trace); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "replay")
-	if _, _, err := run(t, "replay", "--trace", trace, "--scheduler", "fair", "--format", "parquet", "--out", out); err != nil {
+	if _, _, err := bench(t, "replay", "--trace", trace, "--scheduler", "fair", "--format", "parquet", "--out", out); err != nil {
 		t.Fatal(err)
 	}
 	got := files(t, out)
@@ -155,7 +155,7 @@ func TestParquetOutputs(t *testing.T) {
 		t.Errorf("replay --format parquet wrote %d files", len(got))
 	}
 	res := filepath.Join(dir, "results")
-	if _, _, err := run(t, "experiment", "--no-report", "--format", "parquet", "--results", res, "fig8"); err != nil {
+	if _, _, err := bench(t, "experiment", "--no-report", "--format", "parquet", "--results", res, "fig8"); err != nil {
 		t.Fatal(err)
 	}
 	var arrow, parquet int

@@ -9,6 +9,7 @@ import (
 	"sojourn/analysis"
 	"sojourn/internal/atomicfile"
 	"sojourn/replay"
+	"sojourn/run"
 	"sojourn/traces"
 )
 
@@ -104,11 +105,11 @@ const CellFile = "cell.json"
 const minIdeal = 0.001
 
 // newRecord computes a cell's record from its replay.
-func newRecord(c *Cell, trace, traceSum string, tr *traces.Trace, res *replay.Result) *CellRecord {
+func newRecord(c *run.Cell, trace, traceSum string, tr *traces.Trace, res *replay.Result) *CellRecord {
 	cfg := res.Config
 	slots := analysis.Slots{Nodes: cfg.Nodes, MapSlots: cfg.MapSlots, ReduceSlots: cfg.ReduceSlots, Shuffle: cfg.ShuffleBandwidth}
-	rec := &CellRecord{CellCoords: CellCoords{Index: c.Index, Dir: c.Dir(), Workload: c.Workload.Name, Policy: c.Policy,
-		Params: c.Params, Seed: c.Seed}, Trace: trace, TraceSum: traceSum}
+	rec := &CellRecord{CellCoords: CellCoords{Index: c.Index, Dir: c.Dir, Workload: c.Labels[workloadLabel], Policy: c.Policy,
+		Params: Params(c), Seed: c.Cluster.Seed}, Trace: trace, TraceSum: traceSum}
 	pj := &rec.PerJob
 	for i := range res.Jobs {
 		j := &res.Jobs[i]

@@ -5,6 +5,7 @@ import (
 
 	"sojourn/analysis"
 	"sojourn/reports"
+	"sojourn/run"
 )
 
 // clusterSizes are Figure 5's cluster sizes.
@@ -18,12 +19,12 @@ func fig5(x *Ctx) (reports.Section, error) {
 	x.Param("workload", "fb2009")
 	x.Param("nodes", fmt.Sprint(clusterSizes))
 	policies := comparedPolicies()
-	var cells []*Cell
+	var cells []*run.Cell
 	for _, n := range clusterSizes {
 		for _, p := range policies {
 			cfg := paperCluster(x.Env.Seed)
 			cfg.Nodes = n
-			cells = append(cells, &Cell{Dir: fmt.Sprintf("nodes-%03d/%s", n, p), Trace: tr, TraceFile: "fb2009.arrow",
+			cells = append(cells, &run.Cell{Tasks: true, Dir: fmt.Sprintf("nodes-%03d/%s", n, p), Trace: tr, TraceFile: "fb2009.arrow",
 				Policy: p, Cluster: cfg, Labels: map[string]string{"nodes": fmt.Sprint(n)}})
 		}
 	}
@@ -99,18 +100,17 @@ func fig6(x *Ctx) (reports.Section, error) {
 	x.Param("repetitions", repetitions)
 	x.Param("error", "uniform in [θ(1−α), θ(1+α)] on map-phase estimates; repetition r uses error seed r")
 	cfg := paperCluster(x.Env.Seed)
-	cells := []*Cell{
-		{Dir: "fair", Trace: tr, TraceFile: "fb2009-map-only.arrow", Policy: "fair", Cluster: cfg},
-		{Dir: "hfsp-alpha-0.00", Trace: tr, TraceFile: "fb2009-map-only.arrow", Policy: "hfsp", Cluster: cfg,
+	cells := []*run.Cell{
+		{Tasks: true, Dir: "fair", Trace: tr, TraceFile: "fb2009-map-only.arrow", Policy: "fair", Cluster: cfg},
+		{Tasks: true, Dir: "hfsp-alpha-0.00", Trace: tr, TraceFile: "fb2009-map-only.arrow", Policy: "hfsp", Cluster: cfg,
 			Labels: map[string]string{"alpha": "0"}},
 	}
 	for _, a := range alphas {
 		for rep := 1; rep <= repetitions; rep++ {
-			cells = append(cells, &Cell{Dir: fmt.Sprintf("hfsp-alpha-%.2f/rep-%02d", a, rep), Trace: tr,
+			cells = append(cells, &run.Cell{Tasks: rep <= 1, Dir: fmt.Sprintf("hfsp-alpha-%.2f/rep-%02d", a, rep), Trace: tr,
 				TraceFile: "fb2009-map-only.arrow", Policy: "hfsp", Cluster: cfg,
 				Options: map[string]string{"error": "uniform", "alpha": fmt.Sprint(a), "error-seed": fmt.Sprint(rep)},
-				Labels:  map[string]string{"alpha": fmt.Sprint(a), "repetition": fmt.Sprint(rep)},
-				NoTasks: rep > 1})
+				Labels:  map[string]string{"alpha": fmt.Sprint(a), "repetition": fmt.Sprint(rep)}})
 		}
 	}
 	runs, err := x.Replay(cells)

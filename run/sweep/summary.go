@@ -100,7 +100,7 @@ func readManifest(dir string) (*Manifest, []byte, error) {
 
 // finished reports whether cell i of the sweep in dir is done.
 func finished(dir string, i int) bool {
-	_, err := os.Stat(filepath.Join(dir, (&Cell{Index: i}).Dir(), CellFile))
+	_, err := os.Stat(filepath.Join(dir, cellDir(i), CellFile))
 	return err == nil
 }
 
@@ -128,7 +128,7 @@ func summarize(dir string) error {
 	groups := map[string]*Group{}
 	for i := 0; i < m.Cells; i++ {
 		var r CellRecord
-		if err := readJSON(filepath.Join(dir, (&Cell{Index: i}).Dir(), CellFile), &r); err != nil {
+		if err := readJSON(filepath.Join(dir, cellDir(i), CellFile), &r); err != nil {
 			return err
 		}
 		if r.Index != i {

@@ -6,11 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strings"
 
 	"sojourn/internal/atomicfile"
 	"sojourn/reports"
+	"sojourn/run"
 )
 
 // Experiment is one reproducible part of the paper's evaluation.
@@ -36,7 +36,7 @@ type Ctx struct {
 func (x *Ctx) Param(key string, value any) { x.params[key] = fmt.Sprint(value) }
 
 // Replay runs cells in parallel and records them in the manifest.
-func (x *Ctx) Replay(cells []*Cell) ([]*Run, error) {
+func (x *Ctx) Replay(cells []*run.Cell) ([]*Run, error) {
 	runs, err := x.Env.replayCells(x.Name, x.Dir, cells)
 	x.runs = append(x.runs, runs...)
 	return runs, err
@@ -132,7 +132,7 @@ func writeManifest(path string, e *Env, ex *Experiment, x *Ctx) error {
 			}
 		}
 		mr := ManifestRun{Dir: c.Dir, Trace: c.TraceFile, Policy: c.Policy,
-			PolicyOptions: policySettings(c.Policy, c.Options), Cluster: cluster, Labels: c.Labels,
+			PolicyOptions: run.PolicySettings(c.Policy, c.Options), Cluster: cluster, Labels: c.Labels,
 			Jobs: len(r.Result.Jobs), MeanSojournS: round(r.Result.MeanSojourn(), 6),
 			NodeLocalFraction: round(r.Result.NodeLocalFraction(), 6), TaskEvents: r.Result.Stats.TaskEvents}
 		m.Runs = append(m.Runs, mr)
@@ -142,31 +142,6 @@ func writeManifest(path string, e *Env, ex *Experiment, x *Ctx) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return atomicfile.WriteBytes(path, append(data, '\n'))
-}
-
-// CodeVersion is the VCS revision the running binary was built from (with
-// "+dirty" for uncommitted changes), or "unknown" for builds without VCS
-// stamping such as go run and go test.
-func CodeVersion() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
-	var rev, dirty string
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				dirty = "+dirty"
-			}
-		}
-	}
-	if rev == "" {
-		return "unknown"
-	}
-	return rev + dirty
 }
 
 // ReadManifest reads an experiment's manifest.json.

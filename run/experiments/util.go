@@ -26,7 +26,7 @@ func round(v float64, d int) float64 {
 // Display names of policies in figures and tables.
 func label(policy string) string {
 	switch policy {
-	case "fifo", "fair", "hfsp", "fsp", "srpt", "ps", "las":
+	case "fifo", "fair", "hfsp", "fsp", "srpt", "ps", "las", "sjf":
 		return strings.ToUpper(policy)
 	case "capacity":
 		return "Capacity"

@@ -9,20 +9,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 
-	"sojourn/replay"
 	"sojourn/results"
-	"sojourn/schedulers"
-	"sojourn/traces"
+	"sojourn/run"
 )
-
-// Progress receives the progress of a run; *experiments.Progress fits.
-type Progress interface {
-	Start(name string, total int)
-	Step()
-	Finish()
-}
 
 // Runner runs the cells of a plan into a directory.
 type Runner struct {
@@ -32,10 +22,10 @@ type Runner struct {
 	Output  Output
 	Version string // code version, recorded in sweep.json
 	// Progress, if set, hears of every cell this run finishes.
-	Progress Progress
-	// Replay runs one cell; nil means replay.Run. Tests count calls
-	// through it and inject failures.
-	Replay func(*traces.Trace, replay.Scheduler, replay.Config) (*replay.Result, error)
+	Progress run.Reporter
+	// BeforeReplay, if set, is called as each cell's replay starts. Tests
+	// count replays through it.
+	BeforeReplay func()
 }
 
 // Report says what a run did.
@@ -70,7 +60,7 @@ func (r *Runner) Run(ctx context.Context, p *Plan) (Report, error) {
 	if err := r.removePartials(); err != nil {
 		return rep, err
 	}
-	var todo []*Cell
+	var todo []*run.Cell
 	for _, c := range p.Cells {
 		if !r.Shard.Owns(c.Index) {
 			continue
@@ -82,64 +72,23 @@ func (r *Runner) Run(ctx context.Context, p *Plan) (Report, error) {
 		}
 		todo = append(todo, c)
 	}
-	tc := &traceCache{sweep: p.Spec.Name, dir: r.Dir, planDir: p.Dir, entries: map[string]*traceEntry{}, users: map[string]int{}}
+	tc := &traceCache{sweep: p.Spec.Name, dir: r.Dir, planDir: p.Dir, entries: map[string]*traceEntry{}, users: map[string]int{},
+		workloads: map[string]*Workload{}}
+	for i := range p.Spec.Workloads {
+		tc.workloads[p.Spec.Workloads[i].Name] = &p.Spec.Workloads[i]
+	}
 	for _, c := range todo {
-		tc.users[traceFile(c)]++
+		tc.users[c.TraceFile]++
 	}
-	errs := make([]error, len(todo))
-	var ran int
-	var mu sync.Mutex
-	next := make(chan int)
-	stop := make(chan struct{})
-	var stopOnce sync.Once
-	var wg sync.WaitGroup
-	if r.Progress != nil {
-		r.Progress.Start("sweep "+p.Spec.Name, len(todo))
-	}
-	for w := 0; w < min(max(1, r.Workers), len(todo)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				errs[i] = r.runCell(tc, todo[i])
-				tc.release(todo[i])
-				if errs[i] != nil {
-					stopOnce.Do(func() { close(stop) }) // fail fast: start no other cell
-					continue
-				}
-				mu.Lock()
-				ran++
-				mu.Unlock()
-				if r.Progress != nil {
-					r.Progress.Step()
-				}
-			}
-		}()
-	}
-feed:
-	for i := range todo {
-		if ctx.Err() != nil {
-			break
-		}
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
-		case <-stop:
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
-	if r.Progress != nil {
-		r.Progress.Finish()
-	}
+	pool := run.Pool{Workers: r.Workers, Name: "sweep " + p.Spec.Name, Progress: r.Progress}
+	ran, err := pool.Run(ctx, len(todo), func(i int) error {
+		defer tc.release(todo[i])
+		return r.runCell(tc, todo[i])
+	})
 	rep.Ran = ran
-	for i, err := range errs {
-		if err != nil {
-			c := todo[i]
-			return rep, fmt.Errorf("sweep %s: cell %d (%s): %w", p.Spec.Name, c.Index, c.Label(), err)
-		}
+	if ce := (*run.CellError)(nil); errors.As(err, &ce) {
+		c := todo[ce.Index]
+		return rep, fmt.Errorf("sweep %s: cell %d (%s): %w", p.Spec.Name, c.Index, Label(c), ce.Err)
 	}
 	if ctx.Err() != nil && rep.Skipped+rep.Ran < rep.Mine {
 		return rep, fmt.Errorf("sweep %s: %w after %d of this shard's %d cells (%d were done before); run the same command again to resume",
@@ -215,19 +164,14 @@ func (r *Runner) removePartials() error {
 	return nil
 }
 
-// runCell replays one cell and moves its directory into place.
-func (r *Runner) runCell(tc *traceCache, c *Cell) error {
+// runCell replays one cell into a hidden directory, adds its record and
+// moves the directory into place.
+func (r *Runner) runCell(tc *traceCache, c *run.Cell) error {
 	te, err := tc.get(c)
 	if err != nil {
 		return err
 	}
-	sched, err := schedulers.New(c.Policy, c.Options)
-	if err != nil {
-		return err
-	}
-	cfg := c.Cluster
-	cfg.RecordTasks = r.Output.Tasks
-	final := filepath.Join(r.Dir, c.Dir())
+	final := filepath.Join(r.Dir, c.Dir)
 	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
 		return err
 	}
@@ -236,35 +180,17 @@ func (r *Runner) runCell(tc *traceCache, c *Cell) error {
 		return err
 	}
 	defer os.RemoveAll(tmp) // nothing left once renamed
-	metadata := func(name string, cfg replay.Config) map[string]string {
-		md := results.RunMetadata(name, cfg, te.trace, map[string]string{"trace.file": te.file, "sweep.name": tc.sweep,
-			"sweep.cell": fmt.Sprint(c.Index), "label.workload": c.Workload.Name, "label.seed": fmt.Sprint(c.Seed)})
-		for k, v := range c.Options {
-			md["policy."+k] = v
-		}
-		for k, v := range c.Params {
-			md["label."+k] = v
-		}
-		return md
-	}
-	format := results.Format(r.Output.Format)
-	var res *replay.Result
-	if r.Replay != nil {
-		if res, err = r.Replay(te.trace, sched, cfg); err == nil {
-			err = results.WriteAllFormat(tmp, res, metadata(res.Scheduler, res.Config), format)
-		}
-	} else {
-		// Stream the rows: a cell of a day-long trace would otherwise hold
-		// millions of them per worker.
-		var e *replay.Engine
-		if e, err = replay.New(te.trace, sched, cfg); err == nil {
-			res, err = results.Replay(e, tmp, metadata(sched.Name(), e.Config()), format)
-		}
-	}
+	cell := *c
+	cell.Trace = te.trace
+	cell.Tasks = r.Output.Tasks
+	cell.Metadata = map[string]string{"sweep.name": tc.sweep, "sweep.cell": fmt.Sprint(c.Index)}
+	// The rows stream to disk: a cell of a day-long trace would otherwise
+	// hold millions of them per worker.
+	o, err := run.Replay(&cell, tmp, run.Options{Format: results.Format(r.Output.Format), BeforeReplay: r.BeforeReplay})
 	if err != nil {
 		return err
 	}
-	if err := writeJSON(filepath.Join(tmp, CellFile), newRecord(c, te.file, te.sum, te.trace, res)); err != nil {
+	if err := writeJSON(filepath.Join(tmp, CellFile), newRecord(c, te.file, te.sum, te.trace, o.Result)); err != nil {
 		return err
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {

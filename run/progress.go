@@ -1,4 +1,4 @@
-package experiments
+package run
 
 import (
 	"fmt"
@@ -9,9 +9,9 @@ import (
 	"time"
 )
 
-// Progress draws a progress bar of the replays of an experiment on a
-// terminal, or prints a line every few seconds to a file or pipe. It shows
-// nothing for an experiment that takes less than a second. A nil
+// Progress draws a progress bar of the replays of a run (an experiment,
+// a sweep) on a terminal, or prints a line every few seconds to a file or
+// pipe. It shows nothing for a run that takes less than a second. A nil
 // *Progress reports nothing.
 type Progress struct {
 	w     io.Writer
@@ -39,12 +39,12 @@ func NewProgress(w io.Writer) *Progress {
 }
 
 const (
-	progressDelay = time.Second // quiet for shorter experiments
+	progressDelay = time.Second // quiet for shorter runs
 	ttyRedraw     = 100 * time.Millisecond
 	lineEvery     = 3 * time.Second // when not on a terminal
 )
 
-// Start begins an experiment of total replays.
+// Start begins a run of total replays.
 func (p *Progress) Start(name string, total int) {
 	if p == nil {
 		return
@@ -73,7 +73,7 @@ func (p *Progress) Step() {
 	p.draw(now)
 }
 
-// Finish ends the experiment's bar.
+// Finish ends the run's bar.
 func (p *Progress) Finish() {
 	if p == nil {
 		return
@@ -90,7 +90,7 @@ func (p *Progress) Finish() {
 	}
 }
 
-// Say prints a line (between experiments).
+// Say prints a line (between runs).
 func (p *Progress) Say(format string, args ...any) {
 	if p == nil {
 		return

@@ -3,6 +3,7 @@ package experiments
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"sojourn/analysis"
@@ -28,7 +29,7 @@ func tables(x *Ctx) (reports.Section, error) {
 		tab := reports.Table{Name: "summary-" + w, Title: fmt.Sprintf("%s: sojourn times (s) and data locality", strings.ToUpper(w)),
 			Columns: []string{"policy", "mean", "median", "p95", "mean / HFSP's", "node-local maps"}}
 		h := analysis.Mean(runs["hfsp"].Jobs.Sojourn)
-		for _, pol := range comparedPolicies() {
+		for _, pol := range tableRows() {
 			r := runs[pol]
 			s := analysis.Summarize(r.Jobs.Sojourn)
 			name := label(pol)
@@ -72,6 +73,26 @@ func tables(x *Ctx) (reports.Section, error) {
 		}
 	}
 	return sec, nil
+}
+
+// tableRows are the compared policies in the order of the summary
+// tables' rows: SJF, the size-based baseline without aging or preemption,
+// right after HFSP, the size-based policy it is compared with.
+func tableRows() []string {
+	all := comparedPolicies()
+	if !slices.Contains(all, "sjf") || !slices.Contains(all, "hfsp") {
+		return all
+	}
+	var out []string
+	for _, p := range all {
+		if p != "sjf" {
+			out = append(out, p)
+		}
+		if p == "hfsp" {
+			out = append(out, "sjf")
+		}
+	}
+	return out
 }
 
 // prefixRuns makes a sub-experiment's run directories relative to the

@@ -7,6 +7,7 @@ import (
 	"sojourn/analysis"
 	"sojourn/replay"
 	"sojourn/reports"
+	"sojourn/run"
 	"sojourn/traces"
 )
 
@@ -19,9 +20,9 @@ func macroRuns(x *Ctx, profile string, keep ...string) (*traces.Trace, map[strin
 	}
 	x.Param("workload", profile)
 	x.Param("nodes", 100)
-	var cells []*Cell
+	var cells []*run.Cell
 	for _, p := range comparedPolicies() {
-		c := &Cell{Dir: p, Trace: tr, TraceFile: profile + ".arrow", Policy: p, Cluster: paperCluster(x.Env.Seed)}
+		c := &run.Cell{Tasks: true, Dir: p, Trace: tr, TraceFile: profile + ".arrow", Policy: p, Cluster: paperCluster(x.Env.Seed)}
 		for _, k := range keep {
 			c.Keep = c.Keep || k == p
 		}

@@ -5,9 +5,10 @@ import (
 
 	"sojourn/analysis"
 	"sojourn/replay"
-	"sojourn/reports"
-	"sojourn/traces"
 	"sojourn/replay/scenario"
+	"sojourn/reports"
+	"sojourn/run"
+	"sojourn/traces"
 )
 
 // The experiments of the other seed papers: the two-level scheduler with
@@ -28,12 +29,12 @@ var backfillCases = []struct {
 
 func backfill(x *Ctx) (reports.Section, error) {
 	x.Param("workload", "the backfilling paper's three cases; task counts and durations as in replay/scenario")
-	var cells []*Cell
+	var cells []*run.Cell
 	for _, c := range backfillCases {
 		tr, cfg := c.build()
 		cells = append(cells,
-			&Cell{Dir: c.name + "/fair", Trace: tr, TraceFile: c.name + ".arrow", Policy: "fair", Cluster: cfg},
-			&Cell{Dir: c.name + "/easy", Trace: tr, TraceFile: c.name + ".arrow", Policy: "easy", Cluster: cfg,
+			&run.Cell{Tasks: true, Dir: c.name + "/fair", Trace: tr, TraceFile: c.name + ".arrow", Policy: "fair", Cluster: cfg},
+			&run.Cell{Tasks: true, Dir: c.name + "/easy", Trace: tr, TraceFile: c.name + ".arrow", Policy: "easy", Cluster: cfg,
 				Options: map[string]string{"job-share": "1"}})
 	}
 	runs, err := x.Replay(cells)
@@ -77,13 +78,13 @@ const discoSeeds = 10
 func disco(x *Ctx) (reports.Section, error) {
 	x.Param("workload", "Disco's research (25 long maps) and production (25 short maps, 20 s later) jobs on 5 nodes")
 	x.Param("seeds", discoSeeds)
-	var cells []*Cell
+	var cells []*run.Cell
 	for seed := uint64(1); seed <= discoSeeds; seed++ {
 		tr, cfg := scenario.DiscoResearchProduction(seed)
 		cfg.Seed = seed
 		file := fmt.Sprintf("research-production-seed-%02d.arrow", seed)
 		for _, p := range []string{"fair", "disco"} {
-			cells = append(cells, &Cell{Dir: fmt.Sprintf("seed-%02d/%s", seed, p), Trace: tr, TraceFile: file, Policy: p,
+			cells = append(cells, &run.Cell{Tasks: true, Dir: fmt.Sprintf("seed-%02d/%s", seed, p), Trace: tr, TraceFile: file, Policy: p,
 				Cluster: cfg, Labels: map[string]string{"seed": fmt.Sprint(seed)}})
 		}
 	}

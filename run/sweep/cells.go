@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"sojourn/replay"
+	"sojourn/run"
 	"sojourn/schedulers"
 )
 
@@ -14,32 +15,42 @@ import (
 type Plan struct {
 	Spec  *Spec
 	Dir   string // the sweep file's directory: trace files are relative to it
-	Cells []*Cell
+	Cells []*run.Cell
 }
 
-// Cell is one replay of the sweep.
-type Cell struct {
-	Index    int
-	Workload *Workload
-	Policy   string
-	// Params are the cell's swept parameters (cluster parameters and its
-	// policy's options), by name; fixed ones are not repeated.
-	Params map[string]string
-	Seed   uint64
-	// Cluster has every cluster parameter the sweep sets; zero fields take
-	// the replay's defaults. Options are the policy options it sets.
-	Cluster replay.Config
-	Options map[string]string
+// A sweep's cell is a run.Cell whose Labels are its coordinates: its
+// workload ("workload"), its seed ("seed", also the cluster's) and its
+// swept parameters (cluster parameters and its policy's options), by
+// name; fixed ones are not repeated. Its Cluster has every cluster
+// parameter the sweep sets (zero fields take the replay's defaults), its
+// Options the policy options it sets.
+
+// Label describes a cell in messages: "fb2009 fair nodes=20 seed=3".
+func Label(c *run.Cell) string {
+	return strings.Join(append(append([]string{c.Labels[workloadLabel], c.Policy}, paramList(Params(c))...), "seed="+c.Labels[seedLabel]), " ")
 }
 
-// Dir is the cell's directory under the sweep's output, e.g.
+// Labels of a cell's workload and seed; no parameter has these names.
+const (
+	workloadLabel = "workload"
+	seedLabel     = "seed"
+)
+
+// Params are the cell's swept parameters, by name: its labels but its
+// workload and seed.
+func Params(c *run.Cell) map[string]string {
+	out := map[string]string{}
+	for k, v := range c.Labels {
+		if k != workloadLabel && k != seedLabel {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// cellDir is a cell's directory under the sweep's output, e.g.
 // "cells/000017".
-func (c *Cell) Dir() string { return fmt.Sprintf("cells/%06d", c.Index) }
-
-// Label describes the cell in messages: "fb2009 fair nodes=20 seed=3".
-func (c *Cell) Label() string {
-	return strings.Join(append(append([]string{c.Workload.Name, c.Policy}, paramList(c.Params)...), fmt.Sprintf("seed=%d", c.Seed)), " ")
-}
+func cellDir(i int) string { return fmt.Sprintf("cells/%06d", i) }
 
 // paramList is "name=value" for each parameter, by name.
 func paramList(m map[string]string) []string {
@@ -125,7 +136,7 @@ func expand(s *Spec, path string) (*Plan, error) {
 					if key := pol + "\x00" + strings.Join(paramList(c.Options), "\x00"); !checked[key] {
 						// Option values are the policy's to check.
 						if _, err := schedulers.New(pol, c.Options); err != nil {
-							return nil, fmt.Errorf("cell %d (%s): %v", c.Index, c.Label(), err)
+							return nil, fmt.Errorf("cell %d (%s): %v", c.Index, Label(c), err)
 						}
 						checked[key] = true
 					}
@@ -160,8 +171,12 @@ func product(names []string, values map[string][]Value) []map[string]string {
 	return out
 }
 
-func newCell(i int, w *Workload, pol string, params map[string]string, seed uint64, fixed map[string]Value) (*Cell, error) {
-	c := &Cell{Index: i, Workload: w, Policy: pol, Params: params, Seed: seed, Options: map[string]string{}}
+func newCell(i int, w *Workload, pol string, params map[string]string, seed uint64, fixed map[string]Value) (*run.Cell, error) {
+	c := &run.Cell{Index: i, Dir: cellDir(i), TraceFile: traceFile(w, seed), Policy: pol, Options: map[string]string{},
+		Labels: map[string]string{workloadLabel: w.Name, seedLabel: fmt.Sprint(seed)}}
+	for k, v := range params {
+		c.Labels[k] = v
+	}
 	apply := func(k, v string) {
 		if owner, opt, isOpt := strings.Cut(k, "."); isOpt {
 			if owner == pol {
@@ -180,7 +195,7 @@ func newCell(i int, w *Workload, pol string, params map[string]string, seed uint
 	c.Cluster.Seed = seed
 	cfg := c.Cluster
 	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("cell %d (%s): %v", i, c.Label(), err)
+		return nil, fmt.Errorf("cell %d (%s): %v", i, Label(c), err)
 	}
 	return c, nil
 }

@@ -63,7 +63,7 @@ func Merge(out string, inputs []string) (MergeReport, error) {
 	}
 	var missing []int
 	for i := 0; i < m.Cells; i++ {
-		dir := (&Cell{Index: i}).Dir()
+		dir := cellDir(i)
 		var rec []byte // the cell's record, as first seen
 		var from string
 		for _, d := range append([]string{out}, inputs...) {

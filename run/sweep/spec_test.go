@@ -57,11 +57,11 @@ func TestSeedsAndOptionsOnlyForTheirPolicy(t *testing.T) {
 	if len(p.Cells) != 4+12 {
 		t.Fatalf("%d cells, want 16", len(p.Cells))
 	}
-	if c := p.Cells[3]; c.Label() != "a fifo replication=3 seed=9" || len(c.Options) != 0 {
-		t.Errorf("cell 3: %s %v", c.Label(), c.Options)
+	if c := p.Cells[3]; Label(c) != "a fifo replication=3 seed=9" || len(c.Options) != 0 {
+		t.Errorf("cell 3: %s %v", Label(c), c.Options)
 	}
-	if c := p.Cells[4]; c.Label() != "a fair fair.locality-delay=0 replication=2 seed=7" || c.Options["locality-delay"] != "0" || c.Cluster.Replication != 2 {
-		t.Errorf("cell 4: %s %v", c.Label(), c.Options)
+	if c := p.Cells[4]; Label(c) != "a fair fair.locality-delay=0 replication=2 seed=7" || c.Options["locality-delay"] != "0" || c.Cluster.Replication != 2 {
+		t.Errorf("cell 4: %s %v", Label(c), c.Options)
 	}
 }
 

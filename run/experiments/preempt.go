@@ -7,8 +7,9 @@ import (
 
 	"sojourn/analysis"
 	"sojourn/replay"
-	"sojourn/reports"
 	"sojourn/replay/scenario"
+	"sojourn/reports"
+	"sojourn/run"
 )
 
 // preemptionModes are Figure 7's variants of HFSP's reduce preemption.
@@ -21,9 +22,9 @@ var preemptionModes = []struct{ mode, title string }{
 func fig7(x *Ctx) (reports.Section, error) {
 	tr, cfg := scenario.Preemption()
 	x.Param("workload", "HFSP Section 4.4: j1 with 11 reduces of ~500 s at 2:20, j2–j5 at 2:30")
-	var cells []*Cell
+	var cells []*run.Cell
 	for _, m := range preemptionModes {
-		cells = append(cells, &Cell{Dir: "hfsp-" + m.mode, Trace: tr, TraceFile: "preemption.arrow", Policy: "hfsp",
+		cells = append(cells, &run.Cell{Tasks: true, Dir: "hfsp-" + m.mode, Trace: tr, TraceFile: "preemption.arrow", Policy: "hfsp",
 			Options: map[string]string{"preemption": m.mode}, Cluster: cfg, Keep: true, Occupancy: true,
 			Labels: map[string]string{"preemption": m.mode}})
 	}
@@ -141,10 +142,10 @@ var footprintsGB = []float64{0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 5.5, 6}
 
 func fig8(x *Ctx) (reports.Section, error) {
 	x.Param("workload", "HFSP Section 4.4 swap test: one reduce slot, j1 holding 6 GB, j2 preempting with a variable footprint")
-	var cells []*Cell
+	var cells []*run.Cell
 	for _, gb := range footprintsGB {
 		tr, cfg := scenario.Swap(int64(gb * 1e9))
-		cells = append(cells, &Cell{Dir: fmt.Sprintf("footprint-%.1fGB", gb), Trace: tr,
+		cells = append(cells, &run.Cell{Tasks: true, Dir: fmt.Sprintf("footprint-%.1fGB", gb), Trace: tr,
 			TraceFile: fmt.Sprintf("swap-%.1fGB.arrow", gb), Policy: "hfsp",
 			Options: map[string]string{"preemption": "eager", "oracle": "both"}, Cluster: cfg,
 			Labels: map[string]string{"footprint_gb": fmt.Sprint(gb)}})

@@ -11,9 +11,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-
-	"sojourn/replay"
-	"sojourn/traces"
 )
 
 // tinySweep has 2 workloads × 2 policies × 3 cluster sizes × 20 seeds =
@@ -55,15 +52,14 @@ type counter struct {
 	after  int64
 }
 
-func (c *counter) replay(tr *traces.Trace, s replay.Scheduler, cfg replay.Config) (*replay.Result, error) {
+func (c *counter) replay() {
 	if k := c.n.Add(1); c.cancel != nil && k == c.after {
 		c.cancel()
 	}
-	return replay.Run(tr, s, cfg)
 }
 
 func runner(dir string, c *counter) *Runner {
-	return &Runner{Dir: dir, Workers: 2, Output: Output{Format: "arrow"}, Version: "test", Replay: c.replay}
+	return &Runner{Dir: dir, Workers: 2, Output: Output{Format: "arrow"}, Version: "test", BeforeReplay: c.replay}
 }
 
 // tree reads every file under dir, by slash path.
@@ -118,18 +114,18 @@ func TestExpandOrder(t *testing.T) {
 		t.Fatalf("%d cells, want 240", len(p.Cells))
 	}
 	c := p.Cells[0]
-	if c.Workload.Name != "a" || c.Policy != "fifo" || c.Params["nodes"] != "5" || c.Seed != 1 || c.Cluster.Nodes != 5 {
-		t.Errorf("cell 0: %s", c.Label())
+	if c.Labels["workload"] != "a" || c.Policy != "fifo" || Params(c)["nodes"] != "5" || c.Cluster.Seed != 1 || c.Cluster.Nodes != 5 || c.Dir != "cells/000000" {
+		t.Errorf("cell 0: %s", Label(c))
 	}
 	// Seeds vary fastest, then parameters, then policies, then workloads.
-	if c := p.Cells[21]; c.Label() != "a fifo nodes=10 seed=2" {
-		t.Errorf("cell 21: %s", c.Label())
+	if c := p.Cells[21]; Label(c) != "a fifo nodes=10 seed=2" {
+		t.Errorf("cell 21: %s", Label(c))
 	}
-	if c := p.Cells[60+59]; c.Label() != "a fair nodes=20 seed=20" || c.Options["locality-delay"] != "0" {
-		t.Errorf("cell 119: %s %v", c.Label(), c.Options)
+	if c := p.Cells[60+59]; Label(c) != "a fair nodes=20 seed=20" || c.Options["locality-delay"] != "0" {
+		t.Errorf("cell 119: %s %v", Label(c), c.Options)
 	}
-	if c := p.Cells[120]; c.Label() != "b fifo nodes=5 seed=1" {
-		t.Errorf("cell 120: %s", c.Label())
+	if c := p.Cells[120]; Label(c) != "b fifo nodes=5 seed=1" {
+		t.Errorf("cell 120: %s", Label(c))
 	}
 }
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"sojourn/analysis"
-	"sojourn/analysis/sweep"
+	"sojourn/run/sweep"
 )
 
 // Metric is one figure compared.

@@ -17,6 +17,7 @@ import (
 	"sojourn/analysis"
 	"sojourn/reports"
 	"sojourn/results"
+	"sojourn/run"
 )
 
 // Every experiment is run once, into a shared directory, and its data
@@ -162,6 +163,10 @@ func TestTablesMatchResultFiles(t *testing.T) {
 		w := strings.TrimPrefix(tab.Name, "summary-")
 		if len(tab.Rows) != len(comparedPolicies()) {
 			t.Errorf("%s: %d rows, want one per policy (%d)", tab.Name, len(tab.Rows), len(comparedPolicies()))
+		}
+		// SJF, the size-based baseline, right after HFSP.
+		if len(tab.Rows) < 4 || tab.Rows[2][0] != "HFSP" || tab.Rows[3][0] != "SJF" {
+			t.Errorf("%s: rows 3 and 4 are not HFSP and SJF", tab.Name)
 		}
 		for _, row := range tab.Rows {
 			pol := policyOf(t, strings.TrimSuffix(row[0], " (oracle)"))
@@ -375,7 +380,7 @@ func TestFailedRunKeepsPreviousResults(t *testing.T) {
 
 func TestCellChecks(t *testing.T) {
 	tr, cfg := mustPreemption()
-	for _, cells := range [][]*Cell{
+	for _, cells := range [][]*run.Cell{
 		{{Dir: "../escape", Trace: tr, TraceFile: "t.arrow", Policy: "hfsp", Cluster: cfg}},
 		{{Dir: "a", Trace: tr, TraceFile: "t.arrow", Policy: "hfsp", Cluster: cfg}, {Dir: "a", Trace: tr, TraceFile: "t.arrow", Policy: "fair", Cluster: cfg}},
 		{{Dir: "a", TraceFile: "t.arrow", Policy: "hfsp", Cluster: cfg}},
@@ -386,7 +391,7 @@ func TestCellChecks(t *testing.T) {
 		}
 	}
 	env := &Env{Results: t.TempDir()}
-	_, err := env.replayCells("x", filepath.Join(env.Results, "x"), []*Cell{{Dir: "a", Trace: tr, TraceFile: "t.arrow", Policy: "no-such-policy", Cluster: cfg}})
+	_, err := env.replayCells("x", filepath.Join(env.Results, "x"), []*run.Cell{{Dir: "a", Trace: tr, TraceFile: "t.arrow", Policy: "no-such-policy", Cluster: cfg}})
 	if err == nil || !strings.Contains(err.Error(), "cell a") || !strings.Contains(err.Error(), "no-such-policy") {
 		t.Errorf("unknown policy: %v", err)
 	}

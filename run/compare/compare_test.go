@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"sojourn/analysis/sweep"
+	"sojourn/run/sweep"
 )
 
 // group makes a group of n jobs with exponential sojourns.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"sojourn/run"
 	"sojourn/swim"
 	"sojourn/traces"
 )
@@ -18,8 +19,10 @@ type traceCache struct {
 	sweep   string
 	dir     string // output directory
 	planDir string // sweep file's directory
-	mu      sync.Mutex
-	entries map[string]*traceEntry
+	// workloads are the sweep's, by name.
+	workloads map[string]*Workload
+	mu        sync.Mutex
+	entries   map[string]*traceEntry
 	// users counts the cells still to run on each trace, so that a trace
 	// leaves memory with its last cell: a sweep over many seeds would
 	// otherwise hold them all.
@@ -36,15 +39,15 @@ type traceEntry struct {
 
 // traceFile is where a cell's trace is stored: one per workload and seed
 // for a profile, one per workload for a trace file.
-func traceFile(c *Cell) string {
-	if c.Workload.Trace != "" {
-		return "traces/" + c.Workload.Name + ".arrow"
+func traceFile(w *Workload, seed uint64) string {
+	if w.Trace != "" {
+		return "traces/" + w.Name + ".arrow"
 	}
-	return fmt.Sprintf("traces/%s-seed%d.arrow", c.Workload.Name, c.Seed)
+	return fmt.Sprintf("traces/%s-seed%d.arrow", w.Name, seed)
 }
 
-func (tc *traceCache) get(c *Cell) (*traceEntry, error) {
-	file := traceFile(c)
+func (tc *traceCache) get(c *run.Cell) (*traceEntry, error) {
+	file := c.TraceFile
 	tc.mu.Lock()
 	e, ok := tc.entries[file]
 	if !ok {
@@ -57,8 +60,8 @@ func (tc *traceCache) get(c *Cell) (*traceEntry, error) {
 }
 
 // release records that cell c is done with its trace.
-func (tc *traceCache) release(c *Cell) {
-	file := traceFile(c)
+func (tc *traceCache) release(c *run.Cell) {
+	file := c.TraceFile
 	tc.mu.Lock()
 	defer tc.mu.Unlock()
 	if tc.users[file]--; tc.users[file] <= 0 {
@@ -72,8 +75,8 @@ func (tc *traceCache) release(c *Cell) {
 // did, and hashes the stored bytes. A stored trace is read back rather
 // than trusted blindly: sweep.json already pins the code version, so it
 // equals what this run would write.
-func (tc *traceCache) load(e *traceEntry, c *Cell) error {
-	w := c.Workload
+func (tc *traceCache) load(e *traceEntry, c *run.Cell) error {
+	w, seed := tc.workloads[c.Labels[workloadLabel]], c.Cluster.Seed
 	path := filepath.Join(tc.dir, filepath.FromSlash(e.file))
 	if _, err := os.Stat(path); err == nil {
 		tr, err := traces.Read(path)
@@ -92,9 +95,9 @@ func (tc *traceCache) load(e *traceEntry, c *Cell) error {
 				return fmt.Errorf("workload %s: %w", w.Name, err)
 			}
 		} else {
-			tr, err = swim.Generate(swim.Config{Profile: w.Profile, Seed: c.Seed, Jobs: w.Jobs, MeanGap: w.MeanGap, Nodes: w.Nodes})
+			tr, err = swim.Generate(swim.Config{Profile: w.Profile, Seed: seed, Jobs: w.Jobs, MeanGap: w.MeanGap, Nodes: w.Nodes})
 			if err != nil {
-				return fmt.Errorf("workload %s, seed %d: %w", w.Name, c.Seed, err)
+				return fmt.Errorf("workload %s, seed %d: %w", w.Name, seed, err)
 			}
 		}
 		if err := traces.Write(path, tr); err != nil {

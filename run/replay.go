@@ -1,0 +1,121 @@
+package run
+
+import (
+	"time"
+
+	"sojourn/replay"
+	"sojourn/results"
+	"sojourn/schedulers"
+	"sojourn/traces"
+)
+
+// Options say how Replay writes a cell and what it calls around the
+// replay.
+type Options struct {
+	// Format is the result tables' format; Parquet files are converted
+	// from the Arrow files once the set is committed.
+	Format results.Format
+	// BeforeReplay and AfterReplay, if set, are called just before and
+	// just after the engine runs, around the replay alone (not reading the
+	// trace's first jobs nor writing jobs.arrow): bench replay's CPU
+	// profile. AfterReplay is called whether the replay failed or not.
+	BeforeReplay, AfterReplay func()
+}
+
+// Outcome is a replayed cell.
+type Outcome struct {
+	// Result holds the run's jobs and figures; its segments and occupancy
+	// only when the cell was kept in memory (Cell.Keep).
+	Result *replay.Result
+	// Metadata is the schema metadata of every result file.
+	Metadata map[string]string
+	// Wall is the wall time of the replay alone, between BeforeReplay and
+	// AfterReplay.
+	Wall time.Duration
+}
+
+// Replay runs cell c and, when dir is not empty, writes its results into
+// dir: jobs.arrow, and tasks.arrow and occupancy.arrow as the cell asks.
+// The files appear together, once all are complete (see results.Stream);
+// a failed run leaves none. Rows not kept in memory go to disk as they
+// come: a day-long trace's would take gigabytes.
+func Replay(c *Cell, dir string, opt Options) (*Outcome, error) {
+	sched, err := schedulers.New(c.Policy, c.Options)
+	if err != nil {
+		return nil, err
+	}
+	cfg := c.Cluster
+	cfg.RecordTasks = (c.Tasks && dir != "") || c.Keep
+	cfg.RecordOccupancy = c.Occupancy && (dir != "" || c.Keep)
+	tr := c.Trace
+	var e *replay.Engine
+	if tr != nil {
+		e, err = replay.New(tr, sched, cfg)
+	} else {
+		var src *traces.Reader
+		if src, err = traces.Open(c.TracePath); err != nil {
+			return nil, err
+		}
+		defer src.Close()
+		tr = &traces.Trace{Params: src.Params()}
+		e, err = replay.NewFromSource(src, sched, cfg)
+	}
+	if err != nil {
+		return nil, err
+	}
+	md := c.metadata(sched.Name(), e.Config(), tr)
+	var stream *results.Stream
+	if dir != "" {
+		if stream, err = results.NewStream(dir, md, c.Tasks, c.Occupancy); err != nil {
+			return nil, err
+		}
+		if !c.Keep {
+			e.StreamRows(stream)
+		}
+	}
+	if opt.BeforeReplay != nil {
+		opt.BeforeReplay()
+	}
+	start := time.Now()
+	res, err := e.Run()
+	wall := time.Since(start)
+	if opt.AfterReplay != nil {
+		opt.AfterReplay()
+	}
+	if stream != nil {
+		if err == nil && c.Keep {
+			err = writeKept(stream, c, res)
+		}
+		if err != nil {
+			stream.Abort()
+			return nil, err
+		}
+		if err := stream.CommitJobs(res); err != nil {
+			return nil, err
+		}
+		if opt.Format == results.Parquet {
+			if err := results.ConvertResults(dir); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Outcome{Result: res, Metadata: md, Wall: wall}, nil
+}
+
+// writeKept writes the rows a kept run holds in memory.
+func writeKept(s *results.Stream, c *Cell, res *replay.Result) error {
+	if c.Tasks {
+		if err := s.WriteSegments(&res.Segments); err != nil {
+			return err
+		}
+	}
+	if c.Occupancy {
+		if err := s.WriteOccupancy(&res.Occupancy); err != nil {
+			return err
+		}
+	}
+	return nil
+}
