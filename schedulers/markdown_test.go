@@ -1,17 +1,16 @@
 package schedulers
 
 import (
-	"flag"
 	"os"
 	"strings"
 	"testing"
-)
 
-var rewriteReadme = flag.Bool("rewrite", false, "rewrite the README's option tables from the code")
+	"sojourn/replay/replaytest"
+)
 
 // The README's option tables are generated from the policies' Option
 // lists; this test fails when they differ (go test ./schedulers -rewrite,
-// or make readme-options, rewrites them).
+// the flag replaytest registers, or make readme-options, rewrites them).
 func TestReadmeOptionTables(t *testing.T) {
 	const path = "../README.md"
 	data, err := os.ReadFile(path)
@@ -25,7 +24,7 @@ func TestReadmeOptionTables(t *testing.T) {
 	if got == string(data) {
 		return
 	}
-	if *rewriteReadme {
+	if replaytest.Rewriting() {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}

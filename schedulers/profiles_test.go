@@ -4,18 +4,8 @@ import (
 	"testing"
 
 	"sojourn/replay"
-	"sojourn/swim"
-	"sojourn/traces"
+	"sojourn/replay/replaytest"
 )
-
-func profileTrace(t testing.TB, name string) *traces.Trace {
-	t.Helper()
-	tr, err := swim.Generate(swim.Config{Profile: name, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tr
-}
 
 // mayStarve lists the policies that by design let a job wait for its first
 // slot until most of the cluster's work is done: FIFO queues (fifo,
@@ -32,10 +22,10 @@ var mayStarve = map[string]bool{"fifo": true, "fifo-minimal": true, "capacity": 
 // policies of mayStarve.
 func TestPoliciesOnPaperProfiles(t *testing.T) {
 	for _, prof := range []string{"fb2009", "fb2010"} {
-		tr := profileTrace(t, prof)
+		tr := replaytest.Profile(t, prof)
 		for _, name := range Names() {
 			t.Run(prof+"/"+name, func(t *testing.T) {
-				r := run(t, tr, newPolicy(t, name, nil), replay.Config{Seed: 1})
+				r := replaytest.Run(t, tr, build(t, name, nil), replay.Config{Seed: 1})
 				makespan := r.Stats.End
 				var worst replay.Time
 				for _, j := range r.Jobs {
@@ -55,10 +45,10 @@ func TestPoliciesOnPaperProfiles(t *testing.T) {
 // (Section 4.2): HFSP's mean sojourn is below FAIR's, and FIFO's is the
 // largest (the paper: 5 to 10 times HFSP's).
 func TestFB2009Ordering(t *testing.T) {
-	tr := profileTrace(t, "fb2009")
+	tr := replaytest.Profile(t, "fb2009")
 	mean := map[string]float64{}
 	for _, name := range []string{"fifo", "fair", "hfsp"} {
-		mean[name] = run(t, tr, newPolicy(t, name, nil), replay.Config{Seed: 1}).MeanSojourn()
+		mean[name] = replaytest.Run(t, tr, build(t, name, nil), replay.Config{Seed: 1}).MeanSojourn()
 	}
 	t.Logf("fb2009 mean sojourn: fifo %.1f s, fair %.1f s, hfsp %.1f s (fifo/hfsp %.1f)",
 		mean["fifo"], mean["fair"], mean["hfsp"], mean["fifo"]/mean["hfsp"])
