@@ -7,23 +7,16 @@ import (
 	"sojourn/replay/replaytest"
 )
 
-// mayStarve lists the policies that by design let a job wait for its first
-// slot until most of the cluster's work is done: FIFO queues (fifo,
-// fifo-minimal; capacity with its single default queue is FIFO), EASY's
-// admission queue (easy: jobs wait for their turn, or for a backfilling
-// hole), and the size-based oracles that serve the largest job last (srpt,
-// fsp; hfsp escapes through its sample tasks, which run first).
-var mayStarve = map[string]bool{"fifo": true, "fifo-minimal": true, "capacity": true, "easy": true, "srpt": true, "fsp": true}
-
 // TestPoliciesOnPaperProfiles runs every registered policy on both paper
 // workloads at 100 nodes with the invariant checker on, and checks that no
 // job starves: every job gets its first slot before half the run is over
 // (a starved job would wait for the cluster to drain), except under the
-// policies of mayStarve.
+// policies that say they may (Policy.MayStarve).
 func TestPoliciesOnPaperProfiles(t *testing.T) {
 	for _, prof := range []string{"fb2009", "fb2010"} {
 		tr := replaytest.Profile(t, prof)
-		for _, name := range Names() {
+		for _, p := range Policies() {
+			name := p.Name
 			t.Run(prof+"/"+name, func(t *testing.T) {
 				r := replaytest.Run(t, tr, build(t, name, nil), replay.Config{Seed: 1})
 				makespan := r.Stats.End
@@ -33,7 +26,7 @@ func TestPoliciesOnPaperProfiles(t *testing.T) {
 				}
 				t.Logf("mean sojourn %.1f s, node-local %.1f%%, worst wait for a first slot %.0f s of a %.0f s run",
 					r.MeanSojourn(), 100*r.NodeLocalFraction(), worst.Sec(), makespan.Sec())
-				if !mayStarve[name] && worst > makespan/2 {
+				if !p.MayStarve && worst > makespan/2 {
 					t.Errorf("a job waited %v for its first slot in a run of %v", worst, makespan)
 				}
 			})
