@@ -51,7 +51,7 @@ func UpdateReadme(text string) (updated string, added []string) {
 			if k := strings.LastIndex(text, "<!-- end options "); k >= 0 {
 				at = k + strings.Index(text[k:], "-->") + len("-->")
 			}
-			section := fmt.Sprintf("\n\n**`%s`** — %s\n\n%s\n%s", p.Name, p.Summary, begin, end)
+			section := fmt.Sprintf("\n\n**%s** — %s\n\n%s\n%s", p.Name, p.Summary, begin, end)
 			text = text[:at] + section + text[at:]
 			i, j = at+strings.Index(section, begin), at+strings.Index(section, end)
 		}

@@ -68,7 +68,7 @@ func TestReadmeAddsMissingTables(t *testing.T) {
 		t.Errorf("fifo's table not rewritten:\n%s", got)
 	}
 	hfsp, _ := Lookup("hfsp")
-	head := fmt.Sprintf("**`hfsp`** — %s\n\n%s\n| option |", hfsp.Summary, fmt.Sprintf(readmeBegin, "hfsp"))
+	head := fmt.Sprintf("**hfsp** — %s\n\n%s\n| option |", hfsp.Summary, fmt.Sprintf(readmeBegin, "hfsp"))
 	if i, j := strings.Index(got, head), strings.Index(got, "## Next"); i < 0 || j < i || !strings.HasPrefix(got, "# Policies\n\n") {
 		t.Errorf("hfsp's section missing or after the next heading:\n%s", got)
 	}
