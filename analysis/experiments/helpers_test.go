@@ -2,8 +2,8 @@ package experiments
 
 import (
 	"sojourn/replay"
-	"sojourn/traces"
 	"sojourn/replay/scenario"
+	"sojourn/traces"
 )
 
 func mustPreemption() (*traces.Trace, replay.Config) { return scenario.Preemption() }

@@ -5,9 +5,9 @@ import (
 
 	"sojourn/analysis"
 	"sojourn/replay"
+	"sojourn/replay/scenario"
 	"sojourn/reports"
 	"sojourn/traces"
-	"sojourn/replay/scenario"
 )
 
 // The experiments of the other seed papers: the two-level scheduler with

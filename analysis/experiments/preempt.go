@@ -7,8 +7,8 @@ import (
 
 	"sojourn/analysis"
 	"sojourn/replay"
-	"sojourn/reports"
 	"sojourn/replay/scenario"
+	"sojourn/reports"
 )
 
 // preemptionModes are Figure 7's variants of HFSP's reduce preemption.
