@@ -2,6 +2,7 @@
 #
 #   make experiments   reproduce the HFSP paper's figures and tables (out/reports/index.html)
 #   make test          formatting, vet and the whole test suite
+#   make rewrite       regenerate the scripted tests' expected outputs (testdata/*.txt)
 #
 # Only Go is needed. Everything generated goes to OUT (default ./out, which
 # git ignores): experiments to $(OUT)/results and $(OUT)/reports (RESULTS=
@@ -160,3 +161,14 @@ pgo: build $(BENCH_TRACE)
 .PHONY: readme-options
 readme-options: build
 	$(BENCH) policies --markdown --readme README.md
+
+# Rewrite the expected outputs of the scripted scenario tests
+# (testdata/*.txt, run by replaytest.RunScripts) and the README's option
+# tables with what the code does, in every package whose tests use
+# replay/replaytest (which registers -rewrite). Review the diff: commit
+# only changes you understand.
+REWRITE_PKGS = $(shell $(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... | awk '/sojourn\/replay\/replaytest/ {print $$1}')
+
+.PHONY: rewrite
+rewrite:
+	$(GO) test -count=1 $(REWRITE_PKGS) -rewrite

@@ -35,20 +35,29 @@ const (
 )
 
 // UpdateReadme returns text with every policy's option table (between its
-// markers) replaced by the one WriteOptionsMarkdown writes, and the names
-// of the policies whose table is missing.
-func UpdateReadme(text string) (updated string, missing []string) {
+// markers) replaced by the one WriteOptionsMarkdown writes. A policy whose
+// markers text lacks gets a new section, its name, summary and table,
+// after the last table; added names those policies, so a new policy's
+// table appears with `bench policies --markdown --readme` (make
+// readme-options), ready for a description of the policy above it.
+func UpdateReadme(text string) (updated string, added []string) {
 	for _, p := range Policies() {
 		begin, end := fmt.Sprintf(readmeBegin, p.Name), fmt.Sprintf(readmeEnd, p.Name)
 		i := strings.Index(text, begin)
 		j := strings.Index(text, end)
 		if i < 0 || j < i {
-			missing = append(missing, p.Name)
-			continue
+			added = append(added, p.Name)
+			at := len(text)
+			if k := strings.LastIndex(text, "<!-- end options "); k >= 0 {
+				at = k + strings.Index(text[k:], "-->") + len("-->")
+			}
+			section := fmt.Sprintf("\n\n**%s** — %s\n\n%s\n%s", p.Name, p.Summary, begin, end)
+			text = text[:at] + section + text[at:]
+			i, j = at+strings.Index(section, begin), at+strings.Index(section, end)
 		}
 		var table strings.Builder
 		WriteOptionsMarkdown(&table, p)
 		text = text[:i+len(begin)] + "\n" + table.String() + text[j:]
 	}
-	return text, missing
+	return text, added
 }

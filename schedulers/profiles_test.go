@@ -4,38 +4,21 @@ import (
 	"testing"
 
 	"sojourn/replay"
-	"sojourn/swim"
-	"sojourn/traces"
+	"sojourn/replay/replaytest"
 )
-
-func profileTrace(t testing.TB, name string) *traces.Trace {
-	t.Helper()
-	tr, err := swim.Generate(swim.Config{Profile: name, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tr
-}
-
-// mayStarve lists the policies that by design let a job wait for its first
-// slot until most of the cluster's work is done: FIFO queues (fifo,
-// fifo-minimal; capacity with its single default queue is FIFO), EASY's
-// admission queue (easy: jobs wait for their turn, or for a backfilling
-// hole), and the size-based oracles that serve the largest job last (srpt,
-// fsp; hfsp escapes through its sample tasks, which run first).
-var mayStarve = map[string]bool{"fifo": true, "fifo-minimal": true, "capacity": true, "easy": true, "srpt": true, "fsp": true}
 
 // TestPoliciesOnPaperProfiles runs every registered policy on both paper
 // workloads at 100 nodes with the invariant checker on, and checks that no
 // job starves: every job gets its first slot before half the run is over
 // (a starved job would wait for the cluster to drain), except under the
-// policies of mayStarve.
+// policies that say they may (Policy.MayStarve).
 func TestPoliciesOnPaperProfiles(t *testing.T) {
 	for _, prof := range []string{"fb2009", "fb2010"} {
-		tr := profileTrace(t, prof)
-		for _, name := range Names() {
+		tr := replaytest.Profile(t, prof)
+		for _, p := range Policies() {
+			name := p.Name
 			t.Run(prof+"/"+name, func(t *testing.T) {
-				r := run(t, tr, newPolicy(t, name, nil), replay.Config{Seed: 1})
+				r := replaytest.Run(t, tr, build(t, name, nil), replay.Config{Seed: 1})
 				makespan := r.Stats.End
 				var worst replay.Time
 				for _, j := range r.Jobs {
@@ -43,7 +26,7 @@ func TestPoliciesOnPaperProfiles(t *testing.T) {
 				}
 				t.Logf("mean sojourn %.1f s, node-local %.1f%%, worst wait for a first slot %.0f s of a %.0f s run",
 					r.MeanSojourn(), 100*r.NodeLocalFraction(), worst.Sec(), makespan.Sec())
-				if !mayStarve[name] && worst > makespan/2 {
+				if !p.MayStarve && worst > makespan/2 {
 					t.Errorf("a job waited %v for its first slot in a run of %v", worst, makespan)
 				}
 			})
@@ -55,10 +38,10 @@ func TestPoliciesOnPaperProfiles(t *testing.T) {
 // (Section 4.2): HFSP's mean sojourn is below FAIR's, and FIFO's is the
 // largest (the paper: 5 to 10 times HFSP's).
 func TestFB2009Ordering(t *testing.T) {
-	tr := profileTrace(t, "fb2009")
+	tr := replaytest.Profile(t, "fb2009")
 	mean := map[string]float64{}
 	for _, name := range []string{"fifo", "fair", "hfsp"} {
-		mean[name] = run(t, tr, newPolicy(t, name, nil), replay.Config{Seed: 1}).MeanSojourn()
+		mean[name] = replaytest.Run(t, tr, build(t, name, nil), replay.Config{Seed: 1}).MeanSojourn()
 	}
 	t.Logf("fb2009 mean sojourn: fifo %.1f s, fair %.1f s, hfsp %.1f s (fifo/hfsp %.1f)",
 		mean["fifo"], mean["fair"], mean["hfsp"], mean["fifo"]/mean["hfsp"])

@@ -50,9 +50,10 @@ var builtin = []*Policy{
 // minimalFIFO is the engine's own FIFO (replay.FIFO), the reference the
 // engine's tests use.
 var minimalFIFO = Policy{
-	Name:    (&replay.FIFO{}).Name(),
-	Summary: "the engine's minimal FIFO: priority then submit time, best-locality map, no per-heartbeat limits",
-	New:     func(*Settings) (replay.Scheduler, error) { return &replay.FIFO{}, nil },
+	Name:      (&replay.FIFO{}).Name(),
+	Summary:   "the engine's minimal FIFO: priority then submit time, best-locality map, no per-heartbeat limits",
+	MayStarve: true, // a job waits for every earlier one
+	New:       func(*Settings) (replay.Scheduler, error) { return &replay.FIFO{}, nil },
 }
 
 // ErrUnknownPolicy marks a policy name that is not registered.

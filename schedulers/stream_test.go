@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"sojourn/replay"
+	"sojourn/replay/replaytest"
 	"sojourn/traces"
 )
 
@@ -33,22 +34,18 @@ func (s *jobSource) Next(j *traces.Job) error {
 // whether the trace is in memory or read job by job as the replay goes,
 // with pools (queues) and users that only the jobs' own records name.
 func TestStreamedTraceMatchesInMemory(t *testing.T) {
-	queues := writeFile(t, "queues.conf", "root.a.capacity = 70\nroot.b.capacity = 30\nroot.b.user-limit-factor = 2\n")
-	var jobs []traces.Job
+	queues := replaytest.WriteFile(t, "queues.conf", "root.a.capacity = 70\nroot.b.capacity = 30\nroot.b.user-limit-factor = 2\n")
+	var jobs []*replaytest.JobBuilder
 	for i := range 60 {
 		pool := []string{"a", "b"}[i%2]
-		reds := []float64{}
+		name := fmt.Sprintf("%s-%d", []string{"alice", "bob", "carol"}[i%3], i)
+		j := replaytest.Job(float64(i)*7).Pool(pool).Name(name).Maps(3+i%11, 20+float64(i%5)).ReduceMemory(1 << 28)
 		if i%3 == 0 {
-			reds = ffSame(2, 40)
+			j.Reduces(2, 40)
 		}
-		j := ffJob(float64(i)*7, pool, ffSame(3+i%11, 20+float64(i%5)), reds)
-		j.ReduceMemoryBytes = 1 << 28
 		jobs = append(jobs, j)
 	}
-	tr := ffTrace(t, jobs...)
-	for i := range tr.Jobs {
-		tr.Jobs[i].Name = fmt.Sprintf("%s-%d", []string{"alice", "bob", "carol"}[i%3], i)
-	}
+	tr := replaytest.Trace(t, jobs...)
 	cases := []struct {
 		policy string
 		opts   map[string]string
@@ -65,11 +62,11 @@ func TestStreamedTraceMatchesInMemory(t *testing.T) {
 	cfg := replay.Config{Nodes: 6, Seed: 2}
 	for _, c := range cases {
 		t.Run(fmt.Sprint(c.policy, c.opts), func(t *testing.T) {
-			whole, err := replay.Run(tr, ffNew(t, c.policy, c.opts), cfg)
+			whole, err := replay.Run(tr, build(t, c.policy, c.opts), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
-			e, err := replay.NewFromSource(&jobSource{jobs: tr.Jobs}, ffNew(t, c.policy, c.opts), cfg)
+			e, err := replay.NewFromSource(&jobSource{jobs: tr.Jobs}, build(t, c.policy, c.opts), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

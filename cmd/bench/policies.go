@@ -58,9 +58,9 @@ func rewriteReadme(path string) error {
 	if err != nil {
 		return err
 	}
-	text, missing := schedulers.UpdateReadme(string(data))
-	if len(missing) > 0 {
-		return fmt.Errorf("%s: no option table markers for %v", path, missing)
+	text, added := schedulers.UpdateReadme(string(data))
+	if len(added) > 0 {
+		fmt.Fprintf(os.Stderr, "%s: added a section with the option table of %v; describe the policy above its table\n", path, added)
 	}
 	if text == string(data) {
 		return nil

@@ -123,10 +123,11 @@ const Name = "capacity"
 
 // Policy describes the policy to the registry.
 var Policy = policy.Policy{
-	Name:    Name,
-	Summary: "YARN CapacityScheduler on slots: hierarchical queues with guaranteed and maximum capacities, user limits, optional kill preemption",
-	Options: capacityOptionList,
-	New:     func(s *policy.Settings) (replay.Scheduler, error) { return New(s) },
+	Name:      Name,
+	Summary:   "YARN CapacityScheduler on slots: hierarchical queues with guaranteed and maximum capacities, user limits, optional kill preemption",
+	Options:   capacityOptionList,
+	MayStarve: true, // a queue serves its jobs in FIFO order
+	New:       func(s *policy.Settings) (replay.Scheduler, error) { return New(s) },
 }
 
 // New builds the CapacityScheduler from its settings (see the

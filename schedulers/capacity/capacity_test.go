@@ -1,14 +1,12 @@
 package capacity
 
 import (
-	"errors"
 	"math"
 	"strings"
 	"testing"
 
 	"sojourn/replay"
-	"sojourn/schedulers/queues"
-	"sojourn/traces"
+	"sojourn/replay/replaytest"
 )
 
 // Tests of the CapacityScheduler (capacity.go, preempt.go,
@@ -38,13 +36,13 @@ func capacityCluster() replay.Config {
 //   - User limit: with YARN's default user-limit-factor 1, a single user
 //     cannot exceed its queue's guarantee, so a's job alone holds 7.
 func TestCapacityGuaranteesAndElasticity(t *testing.T) {
-	queues := writeFile(t, "queues.conf", `root.a.capacity = 70
+	queues := replaytest.WriteFile(t, "queues.conf", `root.a.capacity = 70
 root.a.user-limit-factor = 10
 root.b.capacity = 30
 root.b.maximum-capacity = 50
 root.b.user-limit-factor = 10
 `)
-	strict := writeFile(t, "strict.conf", "root.a.capacity = 70\nroot.b.capacity = 30\n")
+	strict := replaytest.WriteFile(t, "strict.conf", "root.a.capacity = 70\nroot.b.capacity = 30\n")
 	opts := map[string]string{"queues": queues}
 	for _, c := range []struct {
 		name             string
@@ -61,14 +59,14 @@ root.b.user-limit-factor = 10
 		{name: "user limit factor 1", opts: map[string]string{"queues": strict}, submitB: 1000, at: 25, wantA: 7, wantB: 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			jobs := []traces.Job{ffJob(c.submitA, "a", ffSame(100, 10), nil), ffJob(c.submitB, "b", ffSame(100, 10), nil)}
+			jobs := []*replaytest.JobBuilder{replaytest.Job(c.submitA).Pool("a").Maps(100, 10), replaytest.Job(c.submitB).Pool("b").Maps(100, 10)}
 			if c.onlyB {
 				jobs = jobs[1:]
 			}
-			tr := ffTrace(t, jobs...)
-			r := ffRun(t, tr, ffNew(t, "capacity", c.opts), capacityCluster())
-			gotA := ffRunningAt(r, replay.Map, c.at, poolOf(tr, "a"))
-			gotB := ffRunningAt(r, replay.Map, c.at, poolOf(tr, "b"))
+			tr := replaytest.Trace(t, jobs...)
+			r := replaytest.Run(t, tr, replaytest.Build(t, Policy.Build, c.opts), capacityCluster())
+			gotA := replaytest.RunningAt(r, replay.Map, c.at, replaytest.InPool(tr, "a"))
+			gotB := replaytest.RunningAt(r, replay.Map, c.at, replaytest.InPool(tr, "b"))
 			if gotA != c.wantA || gotB != c.wantB {
 				t.Errorf("at %v s: a runs %d maps, b %d; want %d and %d", c.at, gotA, gotB, c.wantA, c.wantB)
 			}
@@ -89,17 +87,17 @@ root.b.user-limit-factor = 10
 //     b launches. b's 10 maps run in two waves of 5 s on those nodes, the
 //     last 30.9–35.9 s.
 func TestCapacityPreemption(t *testing.T) {
-	queues := writeFile(t, "queues.conf", `root.a.capacity = 50
+	queues := replaytest.WriteFile(t, "queues.conf", `root.a.capacity = 50
 root.a.user-limit-factor = 2
 root.b.capacity = 50
 root.b.user-limit-factor = 2
 `)
-	tr := ffTrace(t, ffJob(0, "a", ffSame(100, 100), nil), ffJob(10, "b", ffSame(10, 5), nil))
-	r := ffRun(t, tr, ffNew(t, "capacity", map[string]string{"queues": queues}), capacityCluster())
+	tr := replaytest.Trace(t, replaytest.Job(0).Pool("a").Maps(100, 100), replaytest.Job(10).Pool("b").Maps(10, 5))
+	r := replaytest.Run(t, tr, replaytest.Build(t, Policy.Build, map[string]string{"queues": queues}), capacityCluster())
 	if first := r.Jobs[1].FirstLaunch.Sec(); first < 100 {
 		t.Errorf("without preemption b's first task launched at %v s, before a's first ended", first)
 	}
-	r = ffRun(t, tr, ffNew(t, "capacity", map[string]string{"queues": queues, "preemption": "true"}), capacityCluster())
+	r = replaytest.Run(t, tr, replaytest.Build(t, Policy.Build, map[string]string{"queues": queues, "preemption": "true"}), capacityCluster())
 	b := &r.Jobs[1]
 	if first := b.FirstLaunch.Sec(); math.Abs(first-25.5) > 1e-9 {
 		t.Errorf("b's first task launched at %v s, want 25.5", first)
@@ -110,7 +108,7 @@ root.b.user-limit-factor = 2
 	if fin := b.Finish.Sec(); math.Abs(fin-35.9) > 1e-9 {
 		t.Errorf("b finished at %v s, want 35.9", fin)
 	}
-	if got := ffRunningAt(r, replay.Map, 27, poolOf(tr, "b")); got != 5 {
+	if got := replaytest.RunningAt(r, replay.Map, 27, replaytest.InPool(tr, "b")); got != 5 {
 		t.Errorf("b runs %d maps at 27 s, want its guarantee, 5", got)
 	}
 }
@@ -119,14 +117,14 @@ root.b.user-limit-factor = 2
 // it arrives (the run stops at the next heartbeat with an error naming the
 // pool and the leaves), unless a leaf called default takes it.
 func TestCapacityUnknownPool(t *testing.T) {
-	noDefault := writeFile(t, "q.conf", "root.a.capacity = 50\nroot.b.capacity = 50\n")
-	withDefault := writeFile(t, "d.conf", "root.a.capacity = 50\nroot.default.capacity = 50\n")
-	tr := ffTrace(t, ffJob(0, "x", ffSame(2, 1), nil))
-	_, err := replay.Run(tr, ffNew(t, "capacity", map[string]string{"queues": noDefault}), capacityCluster())
+	noDefault := replaytest.WriteFile(t, "q.conf", "root.a.capacity = 50\nroot.b.capacity = 50\n")
+	withDefault := replaytest.WriteFile(t, "d.conf", "root.a.capacity = 50\nroot.default.capacity = 50\n")
+	tr := replaytest.Trace(t, replaytest.Job(0).Pool("x").Maps(2, 1))
+	_, err := replay.Run(tr, replaytest.Build(t, Policy.Build, map[string]string{"queues": noDefault}), capacityCluster())
 	if err == nil || !strings.Contains(err.Error(), `pool "x", which names no leaf queue`) || !strings.Contains(err.Error(), "leaves: a, b") {
 		t.Errorf("error %v, want one naming pool x and the leaves", err)
 	}
-	r := ffRun(t, tr, ffNew(t, "capacity", map[string]string{"queues": withDefault}), capacityCluster())
+	r := replaytest.Run(t, tr, replaytest.Build(t, Policy.Build, map[string]string{"queues": withDefault}), capacityCluster())
 	if r.Jobs[0].Finish.Sec() <= 0 {
 		t.Error("the job did not run in the default leaf")
 	}
@@ -137,8 +135,8 @@ func TestCapacityUnknownPool(t *testing.T) {
 // each user may hold max(⌈10/2⌉, ⌈10 × 50%⌉) = 5 slots, so the jobs split
 // the cluster; at 100% the first job (by submit time) takes all 10.
 func TestCapacityUserLimit(t *testing.T) {
-	half := writeFile(t, "half.conf", "root.default.capacity = 100\nroot.default.minimum-user-limit-percent = 50\n")
-	tr := ffTrace(t, ffJob(0, "default", ffSame(100, 10), nil), ffJob(0, "default", ffSame(100, 10), nil))
+	half := replaytest.WriteFile(t, "half.conf", "root.default.capacity = 100\nroot.default.minimum-user-limit-percent = 50\n")
+	tr := replaytest.Trace(t, replaytest.Job(0).Maps(100, 10), replaytest.Job(0).Maps(100, 10))
 	job := func(j int32) func(int32) bool { return func(x int32) bool { return x == j } }
 	for _, c := range []struct {
 		opts         map[string]string
@@ -147,8 +145,8 @@ func TestCapacityUserLimit(t *testing.T) {
 		{map[string]string{"queues": half, "user-by": "job"}, 5, 5},
 		{map[string]string{"user-by": "job"}, 10, 0},
 	} {
-		r := ffRun(t, tr, ffNew(t, "capacity", c.opts), capacityCluster())
-		if g0, g1 := ffRunningAt(r, replay.Map, 25, job(0)), ffRunningAt(r, replay.Map, 25, job(1)); g0 != c.want0 || g1 != c.want1 {
+		r := replaytest.Run(t, tr, replaytest.Build(t, Policy.Build, c.opts), capacityCluster())
+		if g0, g1 := replaytest.RunningAt(r, replay.Map, 25, job(0)), replaytest.RunningAt(r, replay.Map, 25, job(1)); g0 != c.want0 || g1 != c.want1 {
 			t.Errorf("%v: jobs run %d and %d maps at 25 s, want %d and %d", c.opts, g0, g1, c.want0, c.want1)
 		}
 	}
@@ -157,14 +155,14 @@ func TestCapacityUserLimit(t *testing.T) {
 // TestCapacityOptions: bad option values are refused with the option's
 // name; a bad queues file with its name and line.
 func TestCapacityOptions(t *testing.T) {
-	bad := writeFile(t, "bad.conf", "root.a.capacity = 50\n")
+	bad := replaytest.WriteFile(t, "bad.conf", "root.a.capacity = 50\n")
 	for opts, want := range map[string]map[string]string{
 		"capacity.user-by":                 {"user-by": "group"},
 		"capacity.preemption-timeout":      {"preemption-timeout": "-1"},
 		"capacity.preemption":              {"preemption": "maybe"},
 		"bad.conf:1: the children of root": {"queues": bad},
 	} {
-		if _, err := New("capacity", want); err == nil || !strings.Contains(err.Error(), opts) {
+		if _, err := Policy.Build(want); err == nil || !strings.Contains(err.Error(), opts) {
 			t.Errorf("%v: error %v, want one containing %q", want, err, opts)
 		}
 	}

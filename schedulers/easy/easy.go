@@ -116,10 +116,11 @@ const Name = "easy"
 
 // Policy describes the policy to the registry.
 var Policy = policy.Policy{
-	Name:    Name,
-	Summary: "two-level scheduler: EASY backfilling of jobs on user-estimated times, deficit fair sharing of slots among admitted jobs",
-	Options: easyOptionList,
-	New:     func(s *policy.Settings) (replay.Scheduler, error) { return New(s) },
+	Name:      Name,
+	Summary:   "two-level scheduler: EASY backfilling of jobs on user-estimated times, deficit fair sharing of slots among admitted jobs",
+	Options:   easyOptionList,
+	MayStarve: true, // jobs wait in the admission queue for their turn or a backfilling hole
+	New:       func(s *policy.Settings) (replay.Scheduler, error) { return New(s) },
 }
 
 // New builds the EASY-backfilling fair scheduler from its settings.

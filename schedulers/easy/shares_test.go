@@ -3,8 +3,9 @@ package easy
 import (
 	"math"
 	"math/rand/v2"
-	"sojourn/schedulers/fairshare"
 	"testing"
+
+	"sojourn/schedulers/fairshare"
 )
 
 // TestUnitSharesExact: unitShares gives fairshare.ExactFairShares' shares bit for

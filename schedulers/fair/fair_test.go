@@ -5,31 +5,20 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"sojourn/replay"
+	"sojourn/replay/replaytest"
 	"sojourn/schedulers/pools"
 	"sojourn/traces"
 )
 
-// writeFile writes content to a file in a fresh temporary directory.
-func writeFile(t testing.TB, name, content string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
 // newFair builds the fair policy with the given options.
 func newFair(t testing.TB, opts map[string]string) *Fair {
 	t.Helper()
-	return ffNew(t, "fair", opts).(*Fair)
+	return replaytest.Build(t, Policy.Build, opts).(*Fair)
 }
 
 // fairProbe runs a Fair policy and calls each after every heartbeat.
@@ -44,11 +33,6 @@ func (p *fairProbe) OnHeartbeat(hb *replay.Heartbeat) error {
 	}
 	p.each(hb)
 	return nil
-}
-
-// poolOf returns a predicate for ffRunningAt: jobs of the named pool.
-func poolOf(tr *traces.Trace, pool string) func(int32) bool {
-	return func(j int32) bool { return tr.Jobs[j].Pool == pool }
 }
 
 // TestFairMicroTrace replays a hand-computed two-job trace. One node (all
@@ -67,8 +51,7 @@ func poolOf(tr *traces.Trace, pool string) func(int32) bool {
 //	t=8    job 0's map 3 (8..12); job 1 done at 8
 //	t=12   job 0's maps are done: its reduce ends at 15
 //
-// Hadoop's FIFO (checked too) runs job 0's maps first: job 0 ends at 11
-// (maps 2, 3 at 4..8, reduce 8..11), job 1 at 10 (maps 8..10).
+// (Hadoop's FIFO runs job 0's maps first: see fifo's TestFIFOMicroTrace.)
 //
 // With assign-multiple off a heartbeat launches one task, of the kind with
 // fewer tasks on the node (maps on ties). Job 0's map 1 lasts 3 s:
@@ -81,36 +64,30 @@ func poolOf(tr *traces.Trace, pool string) func(int32) bool {
 //	t=9     job 1's map 1 (9..11); job 0's reduce ends at 12+3 = 15
 func TestFairMicroTrace(t *testing.T) {
 	m, rd, loc := replay.Map, replay.Reduce, replay.NodeLocal
-	tr := ffTrace(t,
-		ffJob(0, "default", ffSame(4, 4), []float64{3}),
-		ffJob(1.5, "default", ffSame(2, 2), nil))
+	tr := replaytest.Trace(t,
+		replaytest.Job(0).Maps(4, 4).ReduceDurations(3),
+		replaytest.Job(1.5).Maps(2, 2))
 	cfg := replay.Config{Nodes: 1, MapSlots: 2, ReduceSlots: 1, Heartbeat: 1, Seed: 1}
 	for _, c := range []struct {
-		policy string
 		opts   map[string]string
 		tr     *traces.Trace
-		want   []ffSegment
+		want   []replaytest.Segment
 		finish []float64
 	}{{
-		policy: "fair", tr: tr,
-		want: []ffSegment{{0, m, 0, 0, 0, loc, 4}, {0, m, 1, 0, 0, loc, 4}, {0, m, 2, 4, 0, loc, 8},
-			{1, m, 0, 4, 0, loc, 6}, {0, rd, 0, 4, 0, 0, 15}, {1, m, 1, 6, 0, loc, 8}, {0, m, 3, 8, 0, loc, 12}},
+		tr: tr,
+		want: []replaytest.Segment{replaytest.Seg(0, m, 0, 0, 0, loc, 4), replaytest.Seg(0, m, 1, 0, 0, loc, 4), replaytest.Seg(0, m, 2, 4, 0, loc, 8),
+			replaytest.Seg(1, m, 0, 4, 0, loc, 6), replaytest.Seg(0, rd, 0, 4, 0, 0, 15), replaytest.Seg(1, m, 1, 6, 0, loc, 8), replaytest.Seg(0, m, 3, 8, 0, loc, 12)},
 		finish: []float64{15, 8},
 	}, {
-		policy: "fifo", tr: tr,
-		want: []ffSegment{{0, m, 0, 0, 0, loc, 4}, {0, m, 1, 0, 0, loc, 4}, {0, m, 2, 4, 0, loc, 8},
-			{0, m, 3, 4, 0, loc, 8}, {0, rd, 0, 4, 0, 0, 11}, {1, m, 0, 8, 0, loc, 10}, {1, m, 1, 8, 0, loc, 10}},
-		finish: []float64{11, 10},
-	}, {
-		policy: "fair", opts: map[string]string{"assign-multiple": "false"},
-		tr: ffTrace(t, ffJob(0, "default", []float64{4, 3, 4, 4}, []float64{3}), ffJob(1.5, "default", ffSame(2, 2), nil)),
-		want: []ffSegment{{0, m, 0, 0, 0, loc, 4}, {0, m, 1, 1, 0, loc, 4}, {0, m, 2, 4, 0, loc, 8},
-			{0, rd, 0, 5, 0, 0, 15}, {1, m, 0, 6, 0, loc, 8}, {0, m, 3, 8, 0, loc, 12}, {1, m, 1, 9, 0, loc, 11}},
+		opts: map[string]string{"assign-multiple": "false"},
+		tr:   replaytest.Trace(t, replaytest.Job(0).MapDurations(4, 3, 4, 4).ReduceDurations(3), replaytest.Job(1.5).Maps(2, 2)),
+		want: []replaytest.Segment{replaytest.Seg(0, m, 0, 0, 0, loc, 4), replaytest.Seg(0, m, 1, 1, 0, loc, 4), replaytest.Seg(0, m, 2, 4, 0, loc, 8),
+			replaytest.Seg(0, rd, 0, 5, 0, 0, 15), replaytest.Seg(1, m, 0, 6, 0, loc, 8), replaytest.Seg(0, m, 3, 8, 0, loc, 12), replaytest.Seg(1, m, 1, 9, 0, loc, 11)},
 		finish: []float64{15, 11},
 	}} {
-		t.Run(strings.TrimSpace(c.policy+" "+fmt.Sprint(c.opts["assign-multiple"])), func(t *testing.T) {
-			r := ffRun(t, c.tr, ffNew(t, c.policy, c.opts), cfg)
-			ffCheckSegments(t, r, c.want)
+		t.Run("assign-multiple="+cmp.Or(c.opts["assign-multiple"], "true"), func(t *testing.T) {
+			r := replaytest.Run(t, c.tr, replaytest.Build(t, Policy.Build, c.opts), cfg)
+			replaytest.CheckSegments(t, r, c.want)
 			for i, want := range c.finish {
 				if got := r.Jobs[i].Finish.Sec(); got != want {
 					t.Errorf("job %d finished at %v, want %v", i, got, want)
@@ -125,8 +102,8 @@ func TestFairMicroTrace(t *testing.T) {
 // demand (computeFairShares gives R·2 + R·1 = 30, R = 10), and the
 // pools' fair shares say so.
 func TestFairPoolWeights(t *testing.T) {
-	pools := writeFile(t, "pools.txt", "# pool mode weight minMaps minReduces\nA fair 2 0 0\nB fair 1 0 0\n")
-	tr := ffTrace(t, ffJob(0, "A", ffSame(300, 10), nil), ffJob(0, "B", ffSame(300, 10), nil))
+	pools := replaytest.WriteFile(t, "pools.txt", "# pool mode weight minMaps minReduces\nA fair 2 0 0\nB fair 1 0 0\n")
+	tr := replaytest.Trace(t, replaytest.Job(0).Pool("A").Maps(300, 10), replaytest.Job(0).Pool("B").Maps(300, 10))
 	cfg := replay.Config{Nodes: 10, MapSlots: 3, ReduceSlots: 1, Heartbeat: 1, Seed: 1}
 	f := newFair(t, map[string]string{"pools": pools})
 	checked := 0
@@ -141,13 +118,13 @@ func TestFairPoolWeights(t *testing.T) {
 		}
 		checked++
 	}}
-	r := ffRun(t, tr, probe, cfg)
+	r := replaytest.Run(t, tr, probe, cfg)
 	if checked == 0 {
 		t.Fatal("no share checked")
 	}
 	for at := 5.05; at < 140; at += 10 {
-		a := ffRunningAt(r, replay.Map, at, poolOf(tr, "A"))
-		b := ffRunningAt(r, replay.Map, at, poolOf(tr, "B"))
+		a := replaytest.RunningAt(r, replay.Map, at, replaytest.InPool(tr, "A"))
+		b := replaytest.RunningAt(r, replay.Map, at, replaytest.InPool(tr, "B"))
 		if a < 19 || a > 21 || b < 9 || b > 11 || a+b != 30 {
 			t.Errorf("at %v s pools A and B run %d and %d maps; want 20 and 10 of 30", at, a, b)
 		}
@@ -157,7 +134,7 @@ func TestFairPoolWeights(t *testing.T) {
 // TestFairPoolsOption checks that the pools option reads a pools file
 // (XML or text) and that its limits take effect.
 func TestFairPoolsOption(t *testing.T) {
-	xml := writeFile(t, "alloc.xml", `<?xml version="1.0"?>
+	xml := replaytest.WriteFile(t, "alloc.xml", `<?xml version="1.0"?>
 <allocations>
   <pool name="one"><maxRunningJobs>1</maxRunningJobs></pool>
   <pool name="capped"><maxMaps>2</maxMaps></pool>
@@ -166,8 +143,8 @@ func TestFairPoolsOption(t *testing.T) {
 	cfg := replay.Config{Nodes: 2, MapSlots: 4, ReduceSlots: 1, Heartbeat: 1, Seed: 1}
 	t.Run("pool maxRunningJobs", func(t *testing.T) {
 		// Job 1 becomes runnable once job 0, granted first, finishes.
-		tr := ffTrace(t, ffJob(0, "one", ffSame(2, 10), nil), ffJob(0, "one", ffSame(2, 10), nil), ffJob(0, "other", ffSame(2, 10), nil))
-		r := ffRun(t, tr, ffNew(t, "fair", map[string]string{"pools": xml}), cfg)
+		tr := replaytest.Trace(t, replaytest.Job(0).Pool("one").Maps(2, 10), replaytest.Job(0).Pool("one").Maps(2, 10), replaytest.Job(0).Pool("other").Maps(2, 10))
+		r := replaytest.Run(t, tr, replaytest.Build(t, Policy.Build, map[string]string{"pools": xml}), cfg)
 		if r.Jobs[1].FirstLaunch < r.Jobs[0].Finish {
 			t.Errorf("job 1 launched at %v before job 0 finished at %v", r.Jobs[1].FirstLaunch, r.Jobs[0].Finish)
 		}
@@ -178,43 +155,43 @@ func TestFairPoolsOption(t *testing.T) {
 	t.Run("user maxRunningJobs in one pool", func(t *testing.T) {
 		// With pool-by single all jobs share the default pool; bob's limit
 		// still holds (the trace's pool column is the user).
-		tr := ffTrace(t, ffJob(0, "bob", ffSame(2, 10), nil), ffJob(0, "bob", ffSame(2, 10), nil), ffJob(0, "carol", ffSame(2, 10), nil))
-		r := ffRun(t, tr, ffNew(t, "fair", map[string]string{"pools": xml, "pool-by": "single"}), cfg)
+		tr := replaytest.Trace(t, replaytest.Job(0).Pool("bob").Maps(2, 10), replaytest.Job(0).Pool("bob").Maps(2, 10), replaytest.Job(0).Pool("carol").Maps(2, 10))
+		r := replaytest.Run(t, tr, replaytest.Build(t, Policy.Build, map[string]string{"pools": xml, "pool-by": "single"}), cfg)
 		if r.Jobs[1].FirstLaunch < r.Jobs[0].Finish || r.Jobs[2].FirstLaunch != 0 {
 			t.Errorf("first launches %v, %v, %v; job 0 finished at %v", r.Jobs[0].FirstLaunch, r.Jobs[1].FirstLaunch,
 				r.Jobs[2].FirstLaunch, r.Jobs[0].Finish)
 		}
 	})
 	t.Run("pool maxMaps", func(t *testing.T) {
-		tr := ffTrace(t, ffJob(0, "capped", ffSame(8, 10), nil))
-		r := ffRun(t, tr, ffNew(t, "fair", map[string]string{"pools": xml}), cfg)
-		if n := ffRunningAt(r, replay.Map, 5, func(int32) bool { return true }); n != 2 {
+		tr := replaytest.Trace(t, replaytest.Job(0).Pool("capped").Maps(8, 10))
+		r := replaytest.Run(t, tr, replaytest.Build(t, Policy.Build, map[string]string{"pools": xml}), cfg)
+		if n := replaytest.RunningAt(r, replay.Map, 5, func(int32) bool { return true }); n != 2 {
 			t.Errorf("capped pool runs %d maps, want 2", n)
 		}
 	})
 	t.Run("text format and fifo mode", func(t *testing.T) {
 		// A fifo-mode pool runs its jobs in FIFO order: job 1 waits for
 		// job 0's maps although fair sharing would split the slots.
-		text := writeFile(t, "pools.txt", "q fifo 1 0 0\n")
-		tr := ffTrace(t, ffJob(0, "q", ffSame(8, 10), nil), ffJob(0, "q", ffSame(8, 10), nil))
-		r := ffRun(t, tr, ffNew(t, "fair", map[string]string{"pools": text}), cfg)
+		text := replaytest.WriteFile(t, "pools.txt", "q fifo 1 0 0\n")
+		tr := replaytest.Trace(t, replaytest.Job(0).Pool("q").Maps(8, 10), replaytest.Job(0).Pool("q").Maps(8, 10))
+		r := replaytest.Run(t, tr, replaytest.Build(t, Policy.Build, map[string]string{"pools": text}), cfg)
 		// Job 0's 8 maps fill both nodes (at 0 and 0.5); job 1 gets the
 		// first slot freed, at 10.
 		if r.Jobs[1].FirstLaunch != 10*replay.Second {
 			t.Errorf("fifo pool: job 1 first launched at %v, want 10s", r.Jobs[1].FirstLaunch)
 		}
-		r = ffRun(t, tr, ffNew(t, "fair", nil), cfg)
+		r = replaytest.Run(t, tr, replaytest.Build(t, Policy.Build, nil), cfg)
 		if r.Jobs[1].FirstLaunch != 0 {
 			t.Errorf("fair pool: job 1 first launched at %v, want 0", r.Jobs[1].FirstLaunch)
 		}
 	})
 	t.Run("errors", func(t *testing.T) {
-		bad := writeFile(t, "bad.xml", "<allocations><pool name=\"x\"><weight>-1</weight></pool></allocations>")
-		_, err := New("fair", map[string]string{"pools": bad})
+		bad := replaytest.WriteFile(t, "bad.xml", "<allocations><pool name=\"x\"><weight>-1</weight></pool></allocations>")
+		_, err := Policy.Build(map[string]string{"pools": bad})
 		if err == nil || !strings.Contains(err.Error(), "fair.pools") || !errors.Is(err, pools.ErrPoolConfig) {
 			t.Errorf("bad pools file: %v", err)
 		}
-		_, err = New("fair", map[string]string{"pools": filepath.Join(t.TempDir(), "missing.xml")})
+		_, err = Policy.Build(map[string]string{"pools": filepath.Join(t.TempDir(), "missing.xml")})
 		if err == nil || !strings.Contains(err.Error(), "fair.pools") {
 			t.Errorf("missing pools file: %v", err)
 		}
@@ -230,7 +207,7 @@ func TestFairOptions(t *testing.T) {
 		{"preemption", "sometimes"}, {"preemption-interval", "-5"}, {"assign-multiple", "2"},
 		{"size-based-weight", "no way"}, {"load-cap", ""},
 	} {
-		if _, err := New("fair", map[string]string{c.opt: c.val}); err == nil || !strings.Contains(err.Error(), "fair."+c.opt) {
+		if _, err := Policy.Build(map[string]string{c.opt: c.val}); err == nil || !strings.Contains(err.Error(), "fair."+c.opt) {
 			t.Errorf("%s=%q: error %v, want one naming fair.%s", c.opt, c.val, err, c.opt)
 		}
 	}
@@ -247,14 +224,14 @@ func TestFairOptions(t *testing.T) {
 // the default D = 1.5 s the job waits up to a heartbeat round for a
 // replica's tracker.
 func TestFairDelaySchedulingRaisesLocality(t *testing.T) {
-	var jobs []traces.Job
+	var jobs []*replaytest.JobBuilder
 	for i := range 300 {
-		jobs = append(jobs, ffJob(float64(i)*0.7, "default", []float64{20}, nil))
+		jobs = append(jobs, replaytest.Job(float64(i)*0.7).MapDurations(20))
 	}
-	tr := ffTrace(t, jobs...)
+	tr := replaytest.Trace(t, jobs...)
 	cfg := replay.Config{Nodes: 100, Seed: 1}
-	off := ffRun(t, tr, ffNew(t, "fair", map[string]string{"locality-delay": "0"}), cfg).NodeLocalFraction()
-	on := ffRun(t, tr, ffNew(t, "fair", nil), cfg).NodeLocalFraction()
+	off := replaytest.Run(t, tr, replaytest.Build(t, Policy.Build, map[string]string{"locality-delay": "0"}), cfg).NodeLocalFraction()
+	on := replaytest.Run(t, tr, replaytest.Build(t, Policy.Build, nil), cfg).NodeLocalFraction()
 	t.Logf("node-local fraction: %.3f without delay scheduling, %.3f with", off, on)
 	if !(on >= 0.95 && off <= 0.2) {
 		t.Errorf("node-local fraction %.3f with delay scheduling, %.3f without; want >= 0.95 and <= 0.2", on, off)
@@ -300,12 +277,12 @@ func fairCheckCounts(t testing.TB, f *Fair, v *replay.View) {
 // min-share preemption and size-based weights, checking the policy's
 // incremental state after every heartbeat.
 func TestFairStateStaysConsistent(t *testing.T) {
-	tr := ffProfile(t, "fb2009")
+	tr := replaytest.Profile(t, "fb2009")
 	for i := range tr.Jobs {
 		tr.Jobs[i].Pool = fmt.Sprintf("p%d", i%4)
 		tr.Jobs[i].Priority = traces.Priority(i%5 - 2)
 	}
-	pools := writeFile(t, "pools.xml", `<allocations>
+	pools := replaytest.WriteFile(t, "pools.xml", `<allocations>
   <pool name="p1"><schedulingMode>fifo</schedulingMode></pool>
   <pool name="p2"><minMaps>40</minMaps><minReduces>10</minReduces><minSharePreemptionTimeout>20</minSharePreemptionTimeout></pool>
   <pool name="p3"><weight>3</weight><maxRunningJobs>3</maxRunningJobs></pool>
@@ -315,7 +292,7 @@ func TestFairStateStaysConsistent(t *testing.T) {
 		t.Run("size-based-weight="+sized, func(t *testing.T) {
 			f := newFair(t, map[string]string{"pools": pools, "preemption": "true", "size-based-weight": sized})
 			probe := &fairProbe{Fair: f, each: func(hb *replay.Heartbeat) { fairCheckCounts(t, f, hb.View) }}
-			r := ffRun(t, tr, probe, replay.Config{Seed: 1, MTBF: 20000, MTTR: 300})
+			r := replaytest.Run(t, tr, probe, replay.Config{Seed: 1, MTBF: 20000, MTTR: 300})
 			kills, lost := 0, 0
 			for _, j := range r.Jobs {
 				kills += int(j.Kills)
@@ -329,57 +306,6 @@ func TestFairStateStaysConsistent(t *testing.T) {
 	}
 }
 
-// TestFairOnPaperProfiles replays both paper workloads to completion on 100
-// nodes (invariant checker on) and checks that no job starves: every job
-// launches a task within a bound after its arrival.
-//
-// The bound: a job with no running task sorts before every job with one
-// (running/weight 0), so a freed map slot goes to it unless an older job
-// also has none running (one slot each, and there are far fewer such jobs
-// than the 400 slots). Every running map ends within the trace's longest
-// map duration times the off-rack factor, freeing its slot; delay
-// scheduling then makes the job wait for skips worth at most 2D, which
-// accrue at least at interval/nodes per heartbeat; allow 2D + 1 s of
-// heartbeats more. So: 2 × longest map + 2D + 1 s.
-func TestFairOnPaperProfiles(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long")
-	}
-	for _, prof := range []string{"fb2009", "fb2010"} {
-		t.Run(prof, func(t *testing.T) {
-			tr := ffProfile(t, prof)
-			longest := 0.0
-			for _, j := range tr.Jobs {
-				longest = max(longest, slices.Max(j.MapDurations))
-			}
-			cfg := replay.Config{Seed: 1}
-			bound := replay.Seconds(longest*replay.DefaultOffRackFactor + 2*1.5 + 1)
-			// The bound is tight enough to catch starvation: under FIFO
-			// some job waits longer for its first slot.
-			fifo := ffRun(t, tr, ffNew(t, "fifo", nil), cfg)
-			worst := slices.MaxFunc(fifo.Jobs, func(a, b replay.JobResult) int {
-				return cmp.Compare(a.FirstLaunch-a.Submit, b.FirstLaunch-b.Submit)
-			})
-			if worst.FirstLaunch-worst.Submit <= bound {
-				t.Errorf("under FIFO no job waits more than %v for its first slot", bound)
-			}
-			r := ffRun(t, tr, ffNew(t, "fair", nil), cfg)
-			var waits []float64
-			for i := range r.Jobs {
-				j := &r.Jobs[i]
-				w := j.FirstLaunch - j.Submit
-				waits = append(waits, w.Sec())
-				if j.Finish < j.FirstLaunch || w < 0 || w > bound {
-					t.Errorf("job %d: submitted %v, first launch %v (bound %v), finished %v", i, j.Submit, j.FirstLaunch, bound, j.Finish)
-				}
-			}
-			slices.Sort(waits)
-			t.Logf("mean sojourn %.1f s, node-local %.1f%%, wait for a first slot: median %.1f s, max %.1f s (bound %.0f s)",
-				r.MeanSojourn(), 100*r.NodeLocalFraction(), waits[len(waits)/2], waits[len(waits)-1], bound.Sec())
-		})
-	}
-}
-
 // TestFairSilentTrackersMatchHadoop: in Hadoop every tracker heartbeats
 // every interval; in the engine busy trackers are silent unless a
 // Preempter asks for them. Delay scheduling credits skips as if they were
@@ -388,10 +314,10 @@ func TestFairOnPaperProfiles(t *testing.T) {
 // except through the update times (updates are due at the first heartbeat
 // after each update-interval).
 func TestFairSilentTrackersMatchHadoop(t *testing.T) {
-	tr := ffProfile(t, "fb2009")
-	pools := writeFile(t, "pools.xml", "<allocations><fairSharePreemptionTimeout>60</fairSharePreemptionTimeout></allocations>")
-	silent := ffRun(t, tr, ffNew(t, "fair", nil), replay.Config{Seed: 1})
-	busy := ffRun(t, tr, ffNew(t, "fair", map[string]string{"pools": pools, "preemption": "true"}), replay.Config{Seed: 1})
+	tr := replaytest.Profile(t, "fb2009")
+	pools := replaytest.WriteFile(t, "pools.xml", "<allocations><fairSharePreemptionTimeout>60</fairSharePreemptionTimeout></allocations>")
+	silent := replaytest.Run(t, tr, replaytest.Build(t, Policy.Build, nil), replay.Config{Seed: 1})
+	busy := replaytest.Run(t, tr, replaytest.Build(t, Policy.Build, map[string]string{"pools": pools, "preemption": "true"}), replay.Config{Seed: 1})
 	if busy.Stats.Heartbeats < 5*silent.Stats.Heartbeats {
 		t.Fatalf("%d heartbeats with busy trackers, %d without: busy trackers did not heartbeat", busy.Stats.Heartbeats, silent.Stats.Heartbeats)
 	}
@@ -405,10 +331,10 @@ func TestFairSilentTrackersMatchHadoop(t *testing.T) {
 
 // BenchmarkFairFB2010 measures a whole fb2010 replay under FAIR.
 func BenchmarkFairFB2010(b *testing.B) {
-	tr := ffProfile(b, "fb2010")
+	tr := replaytest.Profile(b, "fb2010")
 	b.ReportAllocs()
 	for range b.N {
-		if _, err := replay.Run(tr, ffNew(b, "fair", nil), replay.Config{Seed: 1}); err != nil {
+		if _, err := replay.Run(tr, replaytest.Build(b, Policy.Build, nil), replay.Config{Seed: 1}); err != nil {
 			b.Fatal(err)
 		}
 	}

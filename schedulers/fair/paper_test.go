@@ -7,10 +7,11 @@ import (
 	"testing"
 
 	"sojourn/replay"
+	"sojourn/replay/replaytest"
 	"sojourn/traces"
 )
 
-// Tests of FIFO and FAIR tied to the sentences that define them: the HFSP
+// Tests of FAIR tied to the sentences that define it: the HFSP
 // paper's Section 2.2 (Pastorelli et al., "Practical Size-based
 // Scheduling for MapReduce Workloads"), its experiments (Section 4), the
 // Hadoop 1.x Fair Scheduler documentation (docs/r1.2.1/fair_scheduler)
@@ -19,61 +20,42 @@ import (
 
 // "Task assignment is accomplished by scanning through all jobs that are
 // waiting to be scheduled, in order of priority and job submission time."
-// (Section 2.2, of FIFO; FAIR's fifo-mode pools order jobs the same way.)
-func TestPaperFIFOPriorityThenSubmitOrder(t *testing.T) {
+// (Section 2.2, of FIFO; FAIR's fifo-mode pools order jobs the same way:
+// fifo's TestPaperFIFOPriorityThenSubmitOrder checks FIFO on this trace.)
+func TestPaperFairFIFOPoolPriorityThenSubmitOrder(t *testing.T) {
 	prio := []traces.Priority{traces.Normal, traces.VeryHigh, traces.Low, traces.High, traces.Normal, traces.VeryHigh}
-	var jobs []traces.Job
+	var jobs []*replaytest.JobBuilder
 	for i, p := range prio {
 		submit := 0.0
 		if i == 5 {
 			submit = 1 // arrives while job 1 runs; overtakes jobs 3, 0, 4, 2
 		}
-		j := ffJob(submit, "default", []float64{1.5}, nil)
-		j.Priority = p
-		jobs = append(jobs, j)
+		jobs = append(jobs, replaytest.Job(submit).MapDurations(1.5).Priority(p))
 	}
-	tr := ffTrace(t, jobs...)
+	tr := replaytest.Trace(t, jobs...)
 	cfg := replay.Config{Nodes: 1, MapSlots: 1, ReduceSlots: 1, Heartbeat: 1, Seed: 1}
 	// One map slot; a slot freed at x.5 is refilled at the next
 	// heartbeat, x+1: the k-th job in the order runs 2k..2k+1.5.
 	order := []int{1, 5, 3, 0, 4, 2}
-	for _, c := range []struct {
-		policy string
-		opts   map[string]string
-	}{
-		{"fifo", nil},
-		{"fair", map[string]string{"pools": writeFile(t, "pools.txt", "default fifo 1 0 0\n")}},
-	} {
-		r := ffRun(t, tr, ffNew(t, c.policy, c.opts), cfg)
-		for k, j := range order {
-			if got, want := r.Jobs[j].Finish.Sec(), 2*float64(k)+1.5; got != want {
-				t.Errorf("%s: job %d (%v) finished at %v, want %v", c.policy, j, prio[j], got, want)
-			}
+	opts := map[string]string{"pools": replaytest.WriteFile(t, "pools.txt", "default fifo 1 0 0\n")}
+	r := replaytest.Run(t, tr, replaytest.Build(t, Policy.Build, opts), cfg)
+	for k, j := range order {
+		if got, want := r.Jobs[j].Finish.Sec(), 2*float64(k)+1.5; got != want {
+			t.Errorf("fair: job %d (%v) finished at %v, want %v", j, prio[j], got, want)
 		}
 	}
 }
 
 // "The default scheduler in Hadoop implements a FIFO policy: the whole
-// cluster is dedicated to individual jobs in sequence" (Section 2.2),
-// whereas the Fair Scheduler docs say: "When there is a single job running,
-// that job uses the entire cluster. When other jobs are submitted, tasks
-// slots that free up are assigned to the new jobs".
-func TestPaperFIFODedicatesFairShares(t *testing.T) {
-	tr := ffTrace(t, ffJob(0, "default", ffSame(100, 10), nil), ffJob(5, "default", ffSame(100, 10), nil))
+// cluster is dedicated to individual jobs in sequence" (Section 2.2; fifo's
+// TestPaperFIFODedicatesCluster checks FIFO on this trace), whereas the
+// Fair Scheduler docs say: "When there is a single job running, that job
+// uses the entire cluster. When other jobs are submitted, tasks slots that
+// free up are assigned to the new jobs".
+func TestPaperFairShares(t *testing.T) {
+	tr := replaytest.Trace(t, replaytest.Job(0).Maps(100, 10), replaytest.Job(5).Maps(100, 10))
 	cfg := replay.Config{Nodes: 10, MapSlots: 3, ReduceSlots: 1, Heartbeat: 1, Seed: 1}
-	lastStart := func(r *replay.Result, job int32) (last replay.Time) {
-		for i := range r.Segments.Len() {
-			if r.Segments.Job[i] == job {
-				last = max(last, r.Segments.Start[i])
-			}
-		}
-		return last
-	}
-	fifo := ffRun(t, tr, ffNew(t, "fifo", nil), cfg)
-	if fifo.Jobs[1].FirstLaunch < lastStart(fifo, 0) {
-		t.Errorf("fifo: job 1 launched at %v, before job 0's last map at %v", fifo.Jobs[1].FirstLaunch, lastStart(fifo, 0))
-	}
-	fair := ffRun(t, tr, ffNew(t, "fair", nil), cfg)
+	fair := replaytest.Run(t, tr, replaytest.Build(t, Policy.Build, nil), cfg)
 	// Job 0 holds all 30 slots from t<1; its maps end at 10..11 and the
 	// freed slots go to job 1, which has fewer running maps.
 	if got := fair.Jobs[1].FirstLaunch.Sec(); got < 10 || got > 11 {
@@ -81,23 +63,11 @@ func TestPaperFIFODedicatesFairShares(t *testing.T) {
 	}
 	// "... so that each job gets roughly the same amount of CPU time."
 	for _, at := range []float64{15.5, 25.5} {
-		a := ffRunningAt(fair, replay.Map, at, func(j int32) bool { return j == 0 })
-		b := ffRunningAt(fair, replay.Map, at, func(j int32) bool { return j == 1 })
+		a := replaytest.RunningAt(fair, replay.Map, at, func(j int32) bool { return j == 0 })
+		b := replaytest.RunningAt(fair, replay.Map, at, func(j int32) bool { return j == 1 })
 		if a != 15 || b != 15 {
 			t.Errorf("fair at %v s: jobs run %d and %d maps, want 15 and 15", at, a, b)
 		}
-	}
-}
-
-// "for Map tasks, once the scheduler chooses a job, it will select
-// greedily the more suitable task to achieve data locality" (Section 2.2).
-// One job of 2000 maps on 100 nodes: every tracker finds a local block of
-// the head job almost until the end.
-func TestPaperFIFOGreedyLocality(t *testing.T) {
-	tr := ffTrace(t, ffJob(0, "default", ffSame(2000, 30), nil))
-	r := ffRun(t, tr, ffNew(t, "fifo", nil), replay.Config{Nodes: 100, Seed: 1})
-	if f := r.NodeLocalFraction(); f < 0.9 {
-		t.Errorf("node-local fraction %.3f, want >= 0.9", f)
 	}
 }
 
@@ -112,7 +82,7 @@ func TestPaperFairMinimumShare(t *testing.T) {
 	// of 20 gives it 20 (and adhoc 10) as soon as adhoc's tasks end at
 	// 30..31: prod is needy, so it gets freed slots first.
 	cfg := replay.Config{Nodes: 10, MapSlots: 3, ReduceSlots: 1, Heartbeat: 1, Seed: 1}
-	tr := ffTrace(t, ffJob(0, "adhoc", ffSame(600, 10), nil), ffJob(25, "prod", ffSame(200, 10), nil))
+	tr := replaytest.Trace(t, replaytest.Job(0).Pool("adhoc").Maps(600, 10), replaytest.Job(25).Pool("prod").Maps(200, 10))
 	for _, c := range []struct {
 		name     string
 		pools    string
@@ -122,10 +92,10 @@ func TestPaperFairMinimumShare(t *testing.T) {
 		{"weights only", "adhoc fair 3 0 0\nprod fair 1 0 0\n", 7, 8},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			opts := map[string]string{"pools": writeFile(t, "pools.txt", c.pools)}
-			r := ffRun(t, tr, ffNew(t, "fair", opts), cfg)
+			opts := map[string]string{"pools": replaytest.WriteFile(t, "pools.txt", c.pools)}
+			r := replaytest.Run(t, tr, replaytest.Build(t, Policy.Build, opts), cfg)
 			for at := 33.5; at < 100; at += 10 {
-				if n := ffRunningAt(r, replay.Map, at, poolOf(tr, "prod")); n < c.min || n > c.max {
+				if n := replaytest.RunningAt(r, replay.Map, at, replaytest.InPool(tr, "prod")); n < c.min || n > c.max {
 					t.Errorf("at %v s prod runs %d maps, want %d..%d", at, n, c.min, c.max)
 				}
 			}
@@ -133,10 +103,10 @@ func TestPaperFairMinimumShare(t *testing.T) {
 	}
 	// A min share above the demand is capped by it: prod's 5 maps leave
 	// 25 slots to adhoc.
-	small := ffTrace(t, ffJob(0, "adhoc", ffSame(600, 10), nil), ffJob(25, "prod", ffSame(5, 100), nil))
-	opts := map[string]string{"pools": writeFile(t, "pools.txt", "adhoc fair 3 0 0\nprod fair 1 20 0\n")}
-	r := ffRun(t, small, ffNew(t, "fair", opts), cfg)
-	if n := ffRunningAt(r, replay.Map, 50, poolOf(small, "adhoc")); n != 25 {
+	small := replaytest.Trace(t, replaytest.Job(0).Pool("adhoc").Maps(600, 10), replaytest.Job(25).Pool("prod").Maps(5, 100))
+	opts := map[string]string{"pools": replaytest.WriteFile(t, "pools.txt", "adhoc fair 3 0 0\nprod fair 1 20 0\n")}
+	r := replaytest.Run(t, small, replaytest.Build(t, Policy.Build, opts), cfg)
+	if n := replaytest.RunningAt(r, replay.Map, 50, replaytest.InPool(small, "adhoc")); n != 25 {
 		t.Errorf("adhoc runs %d maps beside prod's 5, want 25", n)
 	}
 }
@@ -151,13 +121,11 @@ func TestPaperFairMinimumShare(t *testing.T) {
 func TestPaperFairSplitsByWeight(t *testing.T) {
 	cfg := replay.Config{Nodes: 10, MapSlots: 3, ReduceSlots: 1, Heartbeat: 1, Seed: 1}
 	mk := func(prios ...traces.Priority) *traces.Trace {
-		var jobs []traces.Job
+		var jobs []*replaytest.JobBuilder
 		for _, p := range prios {
-			j := ffJob(0, "default", ffSame(400, 10), nil)
-			j.Priority = p
-			jobs = append(jobs, j)
+			jobs = append(jobs, replaytest.Job(0).Maps(400, 10).Priority(p))
 		}
-		return ffTrace(t, jobs...)
+		return replaytest.Trace(t, jobs...)
 	}
 	for _, c := range []struct {
 		name string
@@ -170,10 +138,10 @@ func TestPaperFairSplitsByWeight(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := newFair(t, nil)
-			r := ffRun(t, c.tr, f, cfg)
+			r := replaytest.Run(t, c.tr, f, cfg)
 			for at := 5.5; at < 60; at += 10 {
 				for j, want := range c.want {
-					got := ffRunningAt(r, replay.Map, at, func(x int32) bool { return x == int32(j) })
+					got := replaytest.RunningAt(r, replay.Map, at, func(x int32) bool { return x == int32(j) })
 					if math.Abs(float64(got)-want) > 1 {
 						t.Errorf("at %v s job %d runs %d maps, want %.1f±1", at, j, got, want)
 					}
@@ -202,28 +170,28 @@ func TestPaperDelaySchedulingWaits(t *testing.T) {
 	//   t=7    wait 3 = 2D: any level. Maps 2, 3 run off-rack, 7..27.
 	// With locality-delay 0, node 0 takes maps 0, 1 off-rack at t=0.
 	m, loc, off := replay.Map, replay.NodeLocal, replay.OffRack
-	tr := ffTrace(t, ffJob(0, "default", ffSame(4, 10), nil))
+	tr := replaytest.Trace(t, replaytest.Job(0).Maps(4, 10))
 	cfg := replay.Config{Nodes: 2, NodesPerRack: 1, Replication: 1, MapSlots: 4, ReduceSlots: 1, Heartbeat: 1, Seed: 4}
-	r := ffRun(t, tr, ffNew(t, "fair", nil), cfg)
-	ffCheckSegments(t, r, []ffSegment{{0, m, 0, 0.5, 1, loc, 10.5}, {0, m, 1, 0.5, 1, loc, 10.5},
-		{0, m, 2, 7, 0, off, 27}, {0, m, 3, 7, 0, off, 27}})
-	r = ffRun(t, tr, ffNew(t, "fair", map[string]string{"locality-delay": "0"}), cfg)
-	ffCheckSegments(t, r, []ffSegment{{0, m, 0, 0, 0, off, 20}, {0, m, 1, 0, 0, off, 20},
-		{0, m, 2, 0.5, 1, loc, 10.5}, {0, m, 3, 0.5, 1, loc, 10.5}})
+	r := replaytest.Run(t, tr, replaytest.Build(t, Policy.Build, nil), cfg)
+	replaytest.CheckSegments(t, r, []replaytest.Segment{replaytest.Seg(0, m, 0, 0.5, 1, loc, 10.5), replaytest.Seg(0, m, 1, 0.5, 1, loc, 10.5),
+		replaytest.Seg(0, m, 2, 7, 0, off, 27), replaytest.Seg(0, m, 3, 7, 0, off, 27)})
+	r = replaytest.Run(t, tr, replaytest.Build(t, Policy.Build, map[string]string{"locality-delay": "0"}), cfg)
+	replaytest.CheckSegments(t, r, []replaytest.Segment{replaytest.Seg(0, m, 0, 0, 0, off, 20), replaytest.Seg(0, m, 1, 0, 0, off, 20),
+		replaytest.Seg(0, m, 2, 0.5, 1, loc, 10.5), replaytest.Seg(0, m, 3, 0.5, 1, loc, 10.5)})
 	// With 2 map slots per node, node 1 is full after t=0.5 and, having
 	// nothing to do, silent in the engine; in Hadoop it would still
 	// heartbeat at 1.5, 2.5, …, so a skip is still credited 0.5 s, not the
 	// 1 s to node 0's next heartbeat: the job still waits until t=7.
 	two := cfg
 	two.MapSlots = 2
-	r = ffRun(t, tr, ffNew(t, "fair", nil), two)
-	ffCheckSegments(t, r, []ffSegment{{0, m, 0, 0.5, 1, loc, 10.5}, {0, m, 1, 0.5, 1, loc, 10.5},
-		{0, m, 2, 7, 0, off, 27}, {0, m, 3, 7, 0, off, 27}})
+	r = replaytest.Run(t, tr, replaytest.Build(t, Policy.Build, nil), two)
+	replaytest.CheckSegments(t, r, []replaytest.Segment{replaytest.Seg(0, m, 0, 0.5, 1, loc, 10.5), replaytest.Seg(0, m, 1, 0.5, 1, loc, 10.5),
+		replaytest.Seg(0, m, 2, 7, 0, off, 27), replaytest.Seg(0, m, 3, 7, 0, off, 27)})
 	// An explicit D of 0.5 s: off-rack once the wait reaches 1 s, i.e.
 	// after two skips (credited at 1.5 and 2.5): t=3.
-	r = ffRun(t, tr, ffNew(t, "fair", map[string]string{"locality-delay": "0.5"}), cfg)
-	ffCheckSegments(t, r, []ffSegment{{0, m, 0, 0.5, 1, loc, 10.5}, {0, m, 1, 0.5, 1, loc, 10.5},
-		{0, m, 2, 3, 0, off, 23}, {0, m, 3, 3, 0, off, 23}})
+	r = replaytest.Run(t, tr, replaytest.Build(t, Policy.Build, map[string]string{"locality-delay": "0.5"}), cfg)
+	replaytest.CheckSegments(t, r, []replaytest.Segment{replaytest.Seg(0, m, 0, 0.5, 1, loc, 10.5), replaytest.Seg(0, m, 1, 0.5, 1, loc, 10.5),
+		replaytest.Seg(0, m, 2, 3, 0, off, 23), replaytest.Seg(0, m, 3, 3, 0, off, 23)})
 }
 
 // "FAIR achieves 98% of data locality" (Section 4.4, FB2009), and "very
@@ -233,9 +201,9 @@ func TestPaperDelaySchedulingWaits(t *testing.T) {
 // scheduler documentation" (Section 4.1): the defaults, under which the
 // generated traces' single "default" pool equals pool-by=single.
 func TestPaperFairOnFB2009(t *testing.T) {
-	tr := ffProfile(t, "fb2009")
+	tr := replaytest.Profile(t, "fb2009")
 	cfg := replay.Config{Seed: 1}
-	r := ffRun(t, tr, ffNew(t, "fair", nil), cfg)
+	r := replaytest.Run(t, tr, replaytest.Build(t, Policy.Build, nil), cfg)
 	if f := r.NodeLocalFraction(); f < 0.95 {
 		t.Errorf("node-local fraction %.3f, want >= 0.95", f)
 	}
@@ -252,7 +220,7 @@ func TestPaperFairOnFB2009(t *testing.T) {
 	if med := waits[len(waits)/2]; med > 3 {
 		t.Errorf("small jobs wait %v s (median) for their first slot, want <= 3 s", med)
 	}
-	single := ffRun(t, tr, ffNew(t, "fair", map[string]string{"pool-by": "single"}), cfg)
+	single := replaytest.Run(t, tr, replaytest.Build(t, Policy.Build, map[string]string{"pool-by": "single"}), cfg)
 	if single.MeanSojourn() != r.MeanSojourn() {
 		t.Errorf("pool-by single: mean sojourn %v, default %v", single.MeanSojourn(), r.MeanSojourn())
 	}
@@ -279,12 +247,12 @@ func TestPaperFairPreemption(t *testing.T) {
 	// prod's maps end at 56.x while it has more pending; delay scheduling
 	// may hand a freed slot to batch, which has a node-local block there,
 	// and a later check preempts again: only the first round is checked.)
-	tr := ffTrace(t, ffJob(0, "batch", ffSame(60, 200), nil), ffJob(10, "prod", ffSame(10, 10), nil))
+	tr := replaytest.Trace(t, replaytest.Job(0).Pool("batch").Maps(60, 200), replaytest.Job(10).Pool("prod").Maps(10, 10))
 	cfg := replay.Config{Nodes: 10, MapSlots: 2, ReduceSlots: 1, Heartbeat: 1, Seed: 1}
 	reached := func(r *replay.Result, n int) float64 {
 		for at := 10.0; at < 400; at += 0.1 {
 			at = math.Round(at*10) / 10
-			if ffRunningAt(r, replay.Map, at, poolOf(tr, "prod")) >= n {
+			if replaytest.RunningAt(r, replay.Map, at, replaytest.InPool(tr, "prod")) >= n {
 				return at
 			}
 		}
@@ -295,10 +263,10 @@ func TestPaperFairPreemption(t *testing.T) {
 		firstNode int32
 	}{{10, 5}, {5, 7}} {
 		t.Run(fmt.Sprintf("min share %d", c.min), func(t *testing.T) {
-			pools := writeFile(t, "pools.xml", fmt.Sprintf(`<allocations><pool name="prod">
+			pools := replaytest.WriteFile(t, "pools.xml", fmt.Sprintf(`<allocations><pool name="prod">
   <minMaps>%d</minMaps><minSharePreemptionTimeout>30</minSharePreemptionTimeout>
 </pool></allocations>`, c.min))
-			r := ffRun(t, tr, ffNew(t, "fair", map[string]string{"pools": pools, "preemption": "true"}), cfg)
+			r := replaytest.Run(t, tr, replaytest.Build(t, Policy.Build, map[string]string{"pools": pools, "preemption": "true"}), cfg)
 			if r.Jobs[1].Kills != 0 {
 				t.Errorf("prod lost %d tasks to preemption", r.Jobs[1].Kills)
 			}
@@ -320,7 +288,7 @@ func TestPaperFairPreemption(t *testing.T) {
 				t.Errorf("%d tasks killed by 60 s, want %d", kills, c.min)
 			}
 			// Off by default, as in Hadoop: prod waits for batch's maps to end.
-			r = ffRun(t, tr, ffNew(t, "fair", map[string]string{"pools": pools}), cfg)
+			r = replaytest.Run(t, tr, replaytest.Build(t, Policy.Build, map[string]string{"pools": pools}), cfg)
 			if r.Jobs[0].Kills != 0 || r.Jobs[1].FirstLaunch < 200*replay.Second {
 				t.Errorf("without preemption: %d kills, prod first launched at %v", r.Jobs[0].Kills, r.Jobs[1].FirstLaunch)
 			}

@@ -77,10 +77,11 @@ const Name = "fifo"
 
 // Policy describes the policy to the registry.
 var Policy = policy.Policy{
-	Name:    Name,
-	Summary: "Hadoop 1.x FIFO (JobQueueTaskScheduler): priority then submit time; at most one off-rack map and one reduce per heartbeat",
-	Options: fifoOptions,
-	New:     func(s *policy.Settings) (replay.Scheduler, error) { return New(s) },
+	Name:      Name,
+	Summary:   "Hadoop 1.x FIFO (JobQueueTaskScheduler): priority then submit time; at most one off-rack map and one reduce per heartbeat",
+	Options:   fifoOptions,
+	MayStarve: true, // a job waits for every earlier one
+	New:       func(s *policy.Settings) (replay.Scheduler, error) { return New(s) },
 }
 
 // New builds FIFO from its settings (see the policy.Option list).

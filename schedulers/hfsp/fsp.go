@@ -21,9 +21,10 @@ var fspOptions = []policy.Option{
 
 // FSPPolicy describes FSP to the registry.
 var FSPPolicy = policy.Policy{
-	Name:    FSPName,
-	Summary: "oracle: HFSP with exact sizes (hfsp with oracle=both): the Fair Sojourn Protocol",
-	Options: fspOptions,
+	Name:      FSPName,
+	Summary:   "oracle: HFSP with exact sizes (hfsp with oracle=both): the Fair Sojourn Protocol",
+	Options:   fspOptions,
+	MayStarve: true, // with true sizes the largest job is served last
 	New: func(s *policy.Settings) (replay.Scheduler, error) {
 		opts := maps.Clone(s.Values)
 		opts["oracle"] = "both"

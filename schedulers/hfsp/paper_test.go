@@ -5,64 +5,12 @@ import (
 	"testing"
 
 	"sojourn/replay"
+	"sojourn/replay/replaytest"
 	"sojourn/traces"
 )
 
 // Tests tied to the HFSP paper (Pastorelli et al.), run through the replay
 // engine with its invariant checker on.
-
-func uniformJob(submit float64, maps int, mapDur float64, reduces int, redDur float64) traces.Job {
-	j := traces.Job{Submit: submit, Pool: "default", MapDurations: make([]float64, maps),
-		ReduceDurations: make([]float64, reduces), ReduceShuffleBytes: make([]int64, reduces)}
-	for i := range j.MapDurations {
-		j.MapDurations[i] = mapDur
-	}
-	for i := range j.ReduceDurations {
-		j.ReduceDurations[i] = redDur
-	}
-	return j
-}
-
-func buildTrace(t testing.TB, jobs ...traces.Job) *traces.Trace {
-	t.Helper()
-	tr := &traces.Trace{Params: map[string]string{}}
-	for i, j := range jobs {
-		j.ID = int64(i)
-		tr.Jobs = append(tr.Jobs, j)
-	}
-	if err := tr.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	return tr
-}
-
-func newPolicy(t testing.TB, name string, opts map[string]string) replay.Scheduler {
-	t.Helper()
-	s, err := New(name, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-func run(t testing.TB, tr *traces.Trace, s replay.Scheduler, cfg replay.Config) *replay.Result {
-	t.Helper()
-	cfg.RecordTasks = true
-	r, err := replay.Run(tr, s, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
-func assertFinish(t *testing.T, r *replay.Result, want []float64) {
-	t.Helper()
-	for i, w := range want {
-		if got := r.Jobs[i].Finish.Sec(); math.Abs(got-w) > 1e-6 {
-			t.Errorf("j%d finishes at %v, want %v", i+1, got, w)
-		}
-	}
-}
 
 // TestPaperFigure1HFSP: Section 2.1, Figure 1. Three jobs each needing the
 // whole (single-server) system: j1 at 0 for 30 s, j2 at 10 and j3 at 15 for
@@ -71,10 +19,10 @@ func assertFinish(t *testing.T, r *replay.Result, want []float64) {
 // The cluster is one map slot and jobs are 1 s map tasks, so waiting for a
 // task to end (maps are never preempted) costs nothing at whole seconds.
 func TestPaperFigure1HFSP(t *testing.T) {
-	tr := buildTrace(t, uniformJob(0, 30, 1, 0, 0), uniformJob(10, 10, 1, 0, 0), uniformJob(15, 10, 1, 0, 0))
-	h := newPolicy(t, "hfsp", map[string]string{"oracle": "both"}).(*HFSP)
-	r := run(t, tr, h, replay.Config{Nodes: 1, MapSlots: 1, ReduceSlots: 1, Heartbeat: 1, OutOfBandHeartbeat: true})
-	assertFinish(t, r, []float64{50, 20, 30})
+	tr := replaytest.Trace(t, replaytest.Job(0).Maps(30, 1), replaytest.Job(10).Maps(10, 1), replaytest.Job(15).Maps(10, 1))
+	h := replaytest.Build(t, Policy.Build, map[string]string{"oracle": "both"}).(*HFSP)
+	r := replaytest.Run(t, tr, h, replay.Config{Nodes: 1, MapSlots: 1, ReduceSlots: 1, Heartbeat: 1, OutOfBandHeartbeat: true})
+	replaytest.CheckFinish(t, r, 50, 20, 30)
 	for j, want := range []float64{50, 37.5, 42.5} {
 		if got := h.VirtualFinish(int32(j), replay.Map); math.Abs(got-want) > 1e-9 {
 			t.Errorf("j%d finishes at %v in the virtual (PS) cluster, want %v", j+1, got, want)
@@ -98,11 +46,11 @@ func TestPaperFigure1HFSP(t *testing.T) {
 // So j2 ends at 20, j3 at 23, j1 at 43 (the fluid ideal of the figure, 39,
 // needs divisible tasks).
 func TestPaperFigure2HFSP(t *testing.T) {
-	tr := buildTrace(t, uniformJob(0, 1, 0, 20, 30), uniformJob(10, 1, 0, 11, 10), uniformJob(13, 1, 0, 7, 10))
-	h := newPolicy(t, "hfsp", map[string]string{"oracle": "both", "preemption": "eager"}).(*HFSP)
-	r := run(t, tr, h, replay.Config{Nodes: 1, MapSlots: 3, ReduceSlots: 20, MaxSuspendedPerNode: 20,
+	tr := replaytest.Trace(t, replaytest.Job(0).Maps(1, 0).Reduces(20, 30), replaytest.Job(10).Maps(1, 0).Reduces(11, 10), replaytest.Job(13).Maps(1, 0).Reduces(7, 10))
+	h := replaytest.Build(t, Policy.Build, map[string]string{"oracle": "both", "preemption": "eager"}).(*HFSP)
+	r := replaytest.Run(t, tr, h, replay.Config{Nodes: 1, MapSlots: 3, ReduceSlots: 20, MaxSuspendedPerNode: 20,
 		Heartbeat: 1, OutOfBandHeartbeat: true})
-	assertFinish(t, r, []float64{43, 20, 23})
+	replaytest.CheckFinish(t, r, 43, 20, 23)
 	if r.Jobs[0].Suspensions != 18 {
 		t.Errorf("j1 suspended %d times, want 11 + 7 = 18", r.Jobs[0].Suspensions)
 	}
@@ -117,13 +65,13 @@ func TestPaperFigure2HFSP(t *testing.T) {
 // has 11 reduces of about 500 s and arrives at 2:20; j2–j5 arrive at 2:30
 // with one reduce each (two for j2), all shorter than j1's.
 func preemptionWorkload(t testing.TB) *traces.Trace {
-	j1 := uniformJob(140, 1, 1, 11, 500)
-	for i := range j1.ReduceDurations {
-		j1.ReduceDurations[i] = 480 + 4*float64(i) // "roughly 500 s"
+	j1 := replaytest.Job(140).Maps(1, 1)
+	for i := range 11 {
+		j1.ReduceDurations(480 + 4*float64(i)) // "roughly 500 s"
 	}
-	return buildTrace(t, j1,
-		uniformJob(150, 1, 1, 2, 120), uniformJob(150, 1, 1, 1, 150),
-		uniformJob(150, 1, 1, 1, 200), uniformJob(150, 1, 1, 1, 250))
+	return replaytest.Trace(t, j1,
+		replaytest.Job(150).Maps(1, 1).Reduces(2, 120), replaytest.Job(150).Maps(1, 1).Reduces(1, 150),
+		replaytest.Job(150).Maps(1, 1).Reduces(1, 200), replaytest.Job(150).Maps(1, 1).Reduces(1, 250))
 }
 
 func preemptionConfig() replay.Config {
@@ -137,7 +85,7 @@ func TestPaperPreemption(t *testing.T) {
 	mean := map[string]float64{}
 	var kill *replay.Result
 	for _, mode := range []string{"eager", "wait", "kill"} {
-		r := run(t, preemptionWorkload(t), newPolicy(t, "hfsp", map[string]string{"preemption": mode}), preemptionConfig())
+		r := replaytest.Run(t, preemptionWorkload(t), replaytest.Build(t, Policy.Build, map[string]string{"preemption": mode}), preemptionConfig())
 		mean[mode] = r.MeanSojourn()
 		t.Logf("%s: mean sojourn %.1f s, j1 %.1f s, kills %d, suspensions %d", mode, mean[mode],
 			r.Jobs[0].Sojourn().Sec(), r.Jobs[0].Kills, r.Jobs[0].Suspensions)
@@ -183,9 +131,9 @@ func (p *estimateProbe) OnHeartbeat(hb *replay.Heartbeat) error {
 // reduce phases are separate jobs, so two jobs with 20 maps/2 reduces and
 // 2 maps/20 reduces get opposite orders in the two phases.
 func TestHFSPInitialEstimate(t *testing.T) {
-	tr := buildTrace(t, uniformJob(0, 20, 100, 2, 100), uniformJob(0, 2, 100, 20, 100))
-	p := &estimateProbe{HFSP: newPolicy(t, "hfsp", map[string]string{"xi": "2"}).(*HFSP)}
-	run(t, tr, p, replay.Config{Nodes: 10})
+	tr := replaytest.Trace(t, replaytest.Job(0).Maps(20, 100).Reduces(2, 100), replaytest.Job(0).Maps(2, 100).Reduces(20, 100))
+	p := &estimateProbe{HFSP: replaytest.Build(t, Policy.Build, map[string]string{"xi": "2"}).(*HFSP)}
+	replaytest.Run(t, tr, p, replay.Config{Nodes: 10})
 	want := [][2]float64{{2 * 20 * 60, 2 * 2 * 60}, {2 * 2 * 60, 2 * 20 * 60}}
 	for j := range want {
 		if p.at[j] != want[j] {
@@ -212,11 +160,28 @@ func TestFitUniformMean(t *testing.T) {
 // transfer (100 MB at 100 MB/s split over 2 reduce slots: 2 s) plus the
 // reduce function.
 func TestHFSPOracleSizes(t *testing.T) {
-	j := uniformJob(0, 3, 20, 2, 10)
-	j.ReduceShuffleBytes = []int64{100e6, 100e6}
-	p := &estimateProbe{HFSP: newPolicy(t, "hfsp", map[string]string{"oracle": "both"}).(*HFSP)}
-	run(t, buildTrace(t, j), p, replay.Config{Nodes: 2, ReduceSlots: 2})
+	j := replaytest.Job(0).Maps(3, 20).Reduces(2, 10).Shuffle(100e6, 100e6)
+	p := &estimateProbe{HFSP: replaytest.Build(t, Policy.Build, map[string]string{"oracle": "both"}).(*HFSP)}
+	replaytest.Run(t, replaytest.Trace(t, j), p, replay.Config{Nodes: 2, ReduceSlots: 2})
 	if want := [2]float64{3 * 20, 2 * (10 + 2)}; p.at[0] != want {
 		t.Fatalf("oracle sizes %v, want %v", p.at[0], want)
+	}
+}
+
+// TestFSPIsHFSPWithOracle: fsp is hfsp with oracle=both, under its own
+// name: same schedule on the HFSP paper's preemption workload.
+func TestFSPIsHFSPWithOracle(t *testing.T) {
+	f := replaytest.Run(t, preemptionWorkload(t), replaytest.Build(t, FSPPolicy.Build, nil), preemptionConfig())
+	h := replaytest.Run(t, preemptionWorkload(t), replaytest.Build(t, Policy.Build, map[string]string{"oracle": "both"}), preemptionConfig())
+	if f.Scheduler != "fsp" {
+		t.Errorf("scheduler name %q, want fsp", f.Scheduler)
+	}
+	for i := range f.Jobs {
+		if f.Jobs[i].Finish != h.Jobs[i].Finish {
+			t.Errorf("job %d: fsp finishes at %v, hfsp oracle=both at %v", i, f.Jobs[i].Finish, h.Jobs[i].Finish)
+		}
+	}
+	if _, err := FSPPolicy.Build(map[string]string{"late": "lifo"}); err == nil {
+		t.Error("fsp accepted late=lifo")
 	}
 }

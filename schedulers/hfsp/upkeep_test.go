@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"sojourn/replay"
+	"sojourn/replay/replaytest"
 	"sojourn/swim"
 )
 
@@ -127,25 +128,6 @@ func (c *hfspChecker) checkSampling(v *replay.View) {
 	}
 }
 
-// upkeepConfigs are the clusters the upkeep tests replay on: a quiet one,
-// and one with node failures, slow nodes, out-of-band heartbeats and room
-// for one suspended task per node.
-var upkeepConfigs = []replay.Config{
-	{Nodes: 12, NodesPerRack: 4, Seed: 1},
-	{Nodes: 12, NodesPerRack: 4, Seed: 2, MTBF: 2000, MTTR: 300, SpeedSigma: 0.3, OutOfBandHeartbeat: true, MaxSuspendedPerNode: 1},
-}
-
-// sameJobs fails the test unless the replay with upkeep checks gave every
-// job the same result as the plain one: the checks must change nothing.
-func sameJobs(t *testing.T, what string, plain, checked *replay.Result) {
-	t.Helper()
-	for i := range plain.Jobs {
-		if plain.Jobs[i] != checked.Jobs[i] {
-			t.Fatalf("%s: job %d differs when checked: %+v, %+v", what, i, plain.Jobs[i], checked.Jobs[i])
-		}
-	}
-}
-
 // TestHFSPUpkeep replays a busy trace under HFSP and its variants (kill
 // preemption, late=ps, oracle sizes, estimation errors, longer and no
 // locality delay), with and without node failures, checking the upkeep
@@ -162,15 +144,15 @@ func TestHFSPUpkeep(t *testing.T) {
 		{"alpha": "0.5", "reset-aging": "true", "locality-delay": "40"},
 		{"locality-delay": "0", "samples": "2"},
 	}
-	for ci, cfg := range upkeepConfigs {
+	for ci, cfg := range replaytest.UpkeepClusters() {
 		for oi, opt := range opts {
-			plain := run(t, tr, newPolicy(t, "hfsp", opt), cfg)
-			c := &hfspChecker{HFSP: newPolicy(t, "hfsp", opt).(*HFSP)}
-			checked := run(t, tr, c, cfg)
+			plain := replaytest.Run(t, tr, replaytest.Build(t, Policy.Build, opt), cfg)
+			c := &hfspChecker{HFSP: replaytest.Build(t, Policy.Build, opt).(*HFSP)}
+			checked := replaytest.Run(t, tr, c, cfg)
 			if c.err != nil {
 				t.Fatalf("config %d, options %d: %v", ci, oi, c.err)
 			}
-			sameJobs(t, fmt.Sprintf("config %d, options %d", ci, oi), plain, checked)
+			replaytest.SameJobs(t, fmt.Sprintf("config %d, options %d", ci, oi), plain, checked)
 			t.Logf("config %d, options %d: mean sojourn %.1f s, %d checks", ci, oi, plain.MeanSojourn(), c.checks)
 		}
 	}

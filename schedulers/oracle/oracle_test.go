@@ -5,19 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"sojourn/replay"
-	"sojourn/traces"
+	"sojourn/replay/replaytest"
 )
 
 // Tests of the oracle baselines srpt, las, ps and fsp (oracle.go,
 // policies.go), through the engine with its invariant checker on.
-
-// oneNode is a single node with the given map and reduce slots, a heartbeat
-// every second and out-of-band heartbeats, so that a freed slot is reused
-// at once and whole-second tasks give exact times.
-func oneNode(maps, reduces int) replay.Config {
-	return replay.Config{Nodes: 1, NodesPerRack: 1, MapSlots: maps, ReduceSlots: reduces, Heartbeat: 1, OutOfBandHeartbeat: true}
-}
 
 func TestWaterFill(t *testing.T) {
 	for _, c := range []struct {
@@ -54,10 +46,10 @@ func TestWaterFill(t *testing.T) {
 //
 // Sojourns 39, 18, 12 (mean 23); FIFO would give 30, 34, 37.
 func TestSRPTMicro(t *testing.T) {
-	tr := ffTrace(t, ffJob(0, "default", ffSame(3, 10), nil), ffJob(1, "default", ffSame(1, 5), nil),
-		ffJob(2, "default", ffSame(2, 2), nil))
-	r := run(t, tr, newPolicy(t, "srpt", nil), oneNode(1, 1))
-	assertFinish(t, r, []float64{39, 19, 14})
+	tr := replaytest.Trace(t, replaytest.Job(0).Maps(3, 10), replaytest.Job(1).Maps(1, 5),
+		replaytest.Job(2).Maps(2, 2))
+	r := replaytest.Run(t, tr, replaytest.Build(t, SRPT.Build, nil), replaytest.OneNode(1, 1))
+	replaytest.CheckFinish(t, r, 39, 19, 14)
 }
 
 // TestSRPTPreemptsReduces: one map and one reduce slot. j0 (0 s) has a map
@@ -73,17 +65,17 @@ func TestSRPTMicro(t *testing.T) {
 //
 // With preemption=wait j1's reduce waits for j0's: 101–111.
 func TestSRPTPreemptsReduces(t *testing.T) {
-	tr := ffTrace(t, ffJob(0, "default", []float64{1}, []float64{100}), ffJob(10, "default", []float64{1}, []float64{10}))
-	r := run(t, tr, newPolicy(t, "srpt", nil), oneNode(1, 1))
-	assertFinish(t, r, []float64{111, 21})
+	tr := replaytest.Trace(t, replaytest.Job(0).MapDurations(1).ReduceDurations(100), replaytest.Job(10).MapDurations(1).ReduceDurations(10))
+	r := replaytest.Run(t, tr, replaytest.Build(t, SRPT.Build, nil), replaytest.OneNode(1, 1))
+	replaytest.CheckFinish(t, r, 111, 21)
 	if r.Jobs[0].Suspensions != 1 {
 		t.Errorf("j0 suspended %d times, want 1", r.Jobs[0].Suspensions)
 	}
-	r = run(t, tr, newPolicy(t, "srpt", map[string]string{"preemption": "wait"}), oneNode(1, 1))
-	assertFinish(t, r, []float64{101, 111})
-	r = run(t, tr, newPolicy(t, "srpt", map[string]string{"preemption": "kill"}), oneNode(1, 1))
+	r = replaytest.Run(t, tr, replaytest.Build(t, SRPT.Build, map[string]string{"preemption": "wait"}), replaytest.OneNode(1, 1))
+	replaytest.CheckFinish(t, r, 101, 111)
+	r = replaytest.Run(t, tr, replaytest.Build(t, SRPT.Build, map[string]string{"preemption": "kill"}), replaytest.OneNode(1, 1))
 	// Killed at 11 after 10 s of work, j0's reduce re-runs 21–121.
-	assertFinish(t, r, []float64{121, 21})
+	replaytest.CheckFinish(t, r, 121, 21)
 }
 
 // TestSRPTMapPreemption: maps wait by default; with map-preemption=eager
@@ -92,25 +84,26 @@ func TestSRPTPreemptsReduces(t *testing.T) {
 // Eager: j0's map is suspended at 10 with 90 s left, j1 runs 10–20, j0
 // resumes 20–110.
 func TestSRPTMapPreemption(t *testing.T) {
-	tr := ffTrace(t, ffJob(0, "default", []float64{100}, nil), ffJob(10, "default", []float64{10}, nil))
-	assertFinish(t, run(t, tr, newPolicy(t, "srpt", nil), oneNode(1, 1)), []float64{100, 110})
-	r := run(t, tr, newPolicy(t, "srpt", map[string]string{"map-preemption": "eager"}), oneNode(1, 1))
-	assertFinish(t, r, []float64{110, 20})
+	tr := replaytest.Trace(t, replaytest.Job(0).MapDurations(100), replaytest.Job(10).MapDurations(10))
+	replaytest.CheckFinish(t, replaytest.Run(t, tr, replaytest.Build(t, SRPT.Build, nil), replaytest.OneNode(1, 1)), 100, 110)
+	r := replaytest.Run(t, tr, replaytest.Build(t, SRPT.Build, map[string]string{"map-preemption": "eager"}), replaytest.OneNode(1, 1))
+	replaytest.CheckFinish(t, r, 110, 20)
 	if r.Jobs[0].Suspensions != 1 {
 		t.Errorf("j0 suspended %d times, want 1", r.Jobs[0].Suspensions)
 	}
 }
 
 func TestOracleOptions(t *testing.T) {
+	builders := map[string]replaytest.Builder{"srpt": SRPT.Build, "las": LAS.Build, "ps": PS.Build}
 	for _, c := range []struct{ policy, opt, val string }{
 		{"srpt", "preemption", "sometimes"}, {"srpt", "map-preemption", "suspend"}, {"srpt", "locality-delay", "-3"},
 		{"las", "quantum", "0"}, {"las", "factor", "1"}, {"ps", "preemption", "x"},
 	} {
-		if _, err := New(c.policy, map[string]string{c.opt: c.val}); err == nil || !strings.Contains(err.Error(), c.policy+"."+c.opt) {
+		if _, err := builders[c.policy](map[string]string{c.opt: c.val}); err == nil || !strings.Contains(err.Error(), c.policy+"."+c.opt) {
 			t.Errorf("%s.%s = %s: error %v", c.policy, c.opt, c.val, err)
 		}
 	}
-	if _, err := New("ps", map[string]string{"locality-delay": "0"}); err == nil {
+	if _, err := PS.Build(map[string]string{"locality-delay": "0"}); err == nil {
 		t.Error("ps accepted a locality delay")
 	}
 }
@@ -124,9 +117,9 @@ func TestOracleOptions(t *testing.T) {
 //	t=40    j1 again: 40–50, done
 //	t=50    j0's 7 maps: 50–120
 func TestLASMicro(t *testing.T) {
-	tr := ffTrace(t, ffJob(0, "default", ffSame(10, 10), nil), ffJob(25, "default", ffSame(2, 10), nil))
-	r := run(t, tr, newPolicy(t, "las", map[string]string{"quantum": "10", "factor": "2"}), oneNode(1, 1))
-	assertFinish(t, r, []float64{120, 50})
+	tr := replaytest.Trace(t, replaytest.Job(0).Maps(10, 10), replaytest.Job(25).Maps(2, 10))
+	r := replaytest.Run(t, tr, replaytest.Build(t, LAS.Build, map[string]string{"quantum": "10", "factor": "2"}), replaytest.OneNode(1, 1))
+	replaytest.CheckFinish(t, r, 120, 50)
 	for _, c := range []struct{ a, level, end float64 }{{0, 0, 10}, {9.9, 0, 10}, {10, 1, 20}, {39.9, 2, 40}, {40, 3, 80}} {
 		if l, e := lasLevel(c.a, 10, 2); l != c.level || e != c.end {
 			t.Errorf("lasLevel(%v, 10, 2) = %v, %v; want %v, %v", c.a, l, e, c.level, c.end)
@@ -139,89 +132,7 @@ func TestLASMicro(t *testing.T) {
 // and j0 runs its last two maps on both slots 20–30. FIFO would finish j0
 // at 20 and j1 at 30.
 func TestPSMicro(t *testing.T) {
-	tr := ffTrace(t, ffJob(0, "default", ffSame(4, 10), nil), ffJob(0, "default", ffSame(2, 10), nil))
-	r := run(t, tr, newPolicy(t, "ps", nil), oneNode(2, 1))
-	assertFinish(t, r, []float64{30, 20})
-}
-
-// TestFSPIsHFSPWithOracle: fsp is hfsp with oracle=both, under its own
-// name: same schedule on the HFSP paper's preemption workload.
-func TestFSPIsHFSPWithOracle(t *testing.T) {
-	f := run(t, preemptionWorkload(t), newPolicy(t, "fsp", nil), preemptionConfig())
-	h := run(t, preemptionWorkload(t), newPolicy(t, "hfsp", map[string]string{"oracle": "both"}), preemptionConfig())
-	if f.Scheduler != "fsp" {
-		t.Errorf("scheduler name %q, want fsp", f.Scheduler)
-	}
-	for i := range f.Jobs {
-		if f.Jobs[i].Finish != h.Jobs[i].Finish {
-			t.Errorf("job %d: fsp finishes at %v, hfsp oracle=both at %v", i, f.Jobs[i].Finish, h.Jobs[i].Finish)
-		}
-	}
-	if _, err := New("fsp", map[string]string{"late": "lifo"}); err == nil {
-		t.Error("fsp accepted late=lifo")
-	}
-}
-
-type srptCase struct {
-	name string
-	tr   *traces.Trace
-	cfg  replay.Config
-}
-
-func srptCases(t *testing.T) []srptCase {
-	return []srptCase{
-		{"micro", ffTrace(t, ffJob(0, "default", ffSame(3, 10), nil), ffJob(1, "default", ffSame(1, 5), nil),
-			ffJob(2, "default", ffSame(2, 2), nil)), oneNode(1, 1)},
-		{"hfsp-figure-1", buildTrace(t, uniformJob(0, 30, 1, 0, 0), uniformJob(10, 10, 1, 0, 0), uniformJob(15, 10, 1, 0, 0)),
-			oneNode(1, 1)},
-		{"hfsp-preemption", preemptionWorkload(t), preemptionConfig()},
-		{"mixed", ffTrace(t, ffJob(0, "default", ffSame(20, 10), ffSame(2, 20)), ffJob(5, "default", ffSame(2, 5), ffSame(1, 5)),
-			ffJob(8, "default", ffSame(6, 10), nil), ffJob(30, "default", ffSame(1, 3), nil)),
-			replay.Config{Nodes: 2, NodesPerRack: 2, MapSlots: 2, ReduceSlots: 1, Replication: 2, Heartbeat: 1}},
-	}
-}
-
-// TestSRPTMeanAtMostOthers: on small hand traces SRPT's mean sojourn is at
-// or below FIFO's, FAIR's and HFSP's. (SRPT minimises the mean on one
-// server; on slots, with whole tasks and maps that are not preempted, it
-// is a heuristic, hence the check.)
-func TestSRPTMeanAtMostOthers(t *testing.T) {
-	for _, c := range srptCases(t) {
-		mean := map[string]float64{}
-		for _, p := range []string{"srpt", "fifo", "fair", "hfsp"} {
-			mean[p] = run(t, c.tr, newPolicy(t, p, nil), c.cfg).MeanSojourn()
-		}
-		t.Logf("%s: mean sojourn srpt %.2f s, fifo %.2f s, fair %.2f s, hfsp %.2f s", c.name,
-			mean["srpt"], mean["fifo"], mean["fair"], mean["hfsp"])
-		for _, p := range []string{"fifo", "fair", "hfsp"} {
-			if mean["srpt"] > mean[p]+1e-9 {
-				t.Errorf("%s: srpt mean %.2f s above %s's %.2f s", c.name, mean["srpt"], p, mean[p])
-			}
-		}
-	}
-}
-
-// TestSRPTOnPaperProfiles compares SRPT's mean sojourn with every other
-// policy's on both paper workloads (100 nodes, seed 1). SRPT knows the
-// true sizes, so it should be at or below every policy that does not; the
-// oracles las, ps and fsp are only reported.
-func TestSRPTOnPaperProfiles(t *testing.T) {
-	if testing.Short() {
-		t.Skip("replays both profiles under every policy")
-	}
-	oracles := map[string]bool{"srpt": true, "las": true, "ps": true, "fsp": true}
-	for _, prof := range []string{"fb2009", "fb2010"} {
-		tr := profileTrace(t, prof)
-		srpt := run(t, tr, newPolicy(t, "srpt", nil), replay.Config{Seed: 1}).MeanSojourn()
-		for _, name := range Names() {
-			if name == "srpt" || name == "las" {
-				continue // las is slow on fb2010 and reported by TestPoliciesOnPaperProfiles
-			}
-			m := run(t, tr, newPolicy(t, name, nil), replay.Config{Seed: 1}).MeanSojourn()
-			t.Logf("%s: srpt %.1f s, %s %.1f s (srpt/%s %.2f)", prof, srpt, name, m, name, srpt/m)
-			if !oracles[name] && srpt > m {
-				t.Errorf("%s: srpt mean sojourn %.1f s above %s's %.1f s", prof, srpt, name, m)
-			}
-		}
-	}
+	tr := replaytest.Trace(t, replaytest.Job(0).Maps(4, 10), replaytest.Job(0).Maps(2, 10))
+	r := replaytest.Run(t, tr, replaytest.Build(t, PS.Build, nil), replaytest.OneNode(2, 1))
+	replaytest.CheckFinish(t, r, 30, 20)
 }

@@ -54,9 +54,10 @@ const (
 
 // SRPT describes the srpt policy to the registry.
 var SRPT = policy.Policy{
-	Name:    SRPTName,
-	Summary: "oracle: shortest remaining processing time first, from the trace's true task durations; reduces preempted",
-	Options: append(append([]policy.Option{}, oracleCommon...), oracleDelay),
+	Name:      SRPTName,
+	Summary:   "oracle: shortest remaining processing time first, from the trace's true task durations; reduces preempted",
+	Options:   append(append([]policy.Option{}, oracleCommon...), oracleDelay),
+	MayStarve: true, // the largest job is served last
 	New: func(s *policy.Settings) (replay.Scheduler, error) {
 		o, err := oracleSettings(s, true)
 		if err != nil {

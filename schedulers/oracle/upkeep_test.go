@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"sojourn/replay"
+	"sojourn/replay/replaytest"
 	"sojourn/swim"
 )
 
@@ -198,21 +199,22 @@ func TestOracleUpkeep(t *testing.T) {
 		{"preemption": "kill", "map-preemption": "eager"},
 		{"preemption": "wait", "map-preemption": "kill"},
 	}
+	builders := map[string]replaytest.Builder{"srpt": SRPT.Build, "las": LAS.Build, "ps": PS.Build}
 	for _, name := range []string{"srpt", "las", "ps"} {
-		for ci, cfg := range upkeepConfigs {
+		for ci, cfg := range replaytest.UpkeepClusters() {
 			for oi, opt := range opts {
 				if name == "las" {
 					opt = mapsWith(opt, "quantum", "20", "factor", "1.5")
 				}
-				plain := run(t, tr, newPolicy(t, name, opt), cfg)
-				o := newPolicy(t, name, opt).(*Oracle)
+				plain := replaytest.Run(t, tr, replaytest.Build(t, builders[name], opt), cfg)
+				o := replaytest.Build(t, builders[name], opt).(*Oracle)
 				c := &upkeepChecker{checks: map[string]int{}}
 				o.verify = c.check
-				checked := run(t, tr, o, cfg)
+				checked := replaytest.Run(t, tr, o, cfg)
 				if c.err != nil {
 					t.Fatalf("%s, config %d, options %d: %v", name, ci, oi, c.err)
 				}
-				sameJobs(t, fmt.Sprintf("%s, config %d, options %d", name, ci, oi), plain, checked)
+				replaytest.SameJobs(t, fmt.Sprintf("%s, config %d, options %d", name, ci, oi), plain, checked)
 				t.Logf("%s, config %d, options %d: mean sojourn %.1f s, checks %v", name, ci, oi, plain.MeanSojourn(), c.checks)
 			}
 		}

@@ -23,10 +23,11 @@ var options = []policy.Option{
 
 // Policy describes the policy to the registry.
 var Policy = policy.Policy{
-	Name:    Name,
-	Summary: "shortest job first by the trace's true total work, non-preemptive: a size-based baseline without aging or preemption",
-	Options: options,
-	New:     func(s *policy.Settings) (replay.Scheduler, error) { return New(s) },
+	Name:      Name,
+	Summary:   "shortest job first by the trace's true total work, non-preemptive: a size-based baseline without aging or preemption",
+	Options:   options,
+	MayStarve: true, // the largest job is served last, without aging
+	New:       func(s *policy.Settings) (replay.Scheduler, error) { return New(s) },
 }
 
 // SJF serves jobs in increasing order of size, ties by priority, submit

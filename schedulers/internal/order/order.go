@@ -1,5 +1,5 @@
 // Package order is the job orders policies share: Hadoop's FIFO order of
-// jobs, and a subset of jobs kept in that
+// jobs, and a subset of jobs kept in that order.
 package order
 
 import (
@@ -9,7 +9,7 @@ import (
 )
 
 // FIFO orders jobs as Hadoop's JobQueueJobInProgressListener does:
-// priority (highest first), then submit time, then trace
+// priority (highest first), then submit time, then trace order.
 func FIFO(v *replay.View, a, b int32) int {
 	ja, jb := v.Job(a), v.Job(b)
 	switch {
@@ -24,7 +24,7 @@ func FIFO(v *replay.View, a, b int32) int {
 	return int(a) - int(b)
 }
 
-// Remove deletes the first x from s, keeping the
+// Remove deletes the first x from s, keeping the order.
 func Remove[T comparable](s []T, x T) []T {
 	if i := slices.Index(s, x); i >= 0 {
 		return slices.Delete(s, i, i+1)

@@ -19,7 +19,7 @@ type Subset struct {
 	in      []bool // by job index
 }
 
-// Jobs lists the subset's jobs in  The slice is the subset's: read
+// Jobs lists the subset's jobs in order. The slice is the subset's: read
 // it, do not keep or change it.
 func (s *Subset) Jobs() []int32 { return s.jobs }
 

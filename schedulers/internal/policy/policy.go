@@ -24,6 +24,12 @@ type Policy struct {
 	Name    string
 	Summary string
 	Options []Option
+	// MayStarve says that the policy may, by design, keep a job waiting
+	// for its first slot until most of the cluster's work is done: FIFO
+	// queues, admission queues, and size-based orders without aging that
+	// serve the largest job last. The tests on the paper workloads check
+	// that no job starves under every other policy.
+	MayStarve bool
 	// New builds the policy. Its settings hold every option, defaults
 	// filled in.
 	New func(s *Settings) (replay.Scheduler, error)
