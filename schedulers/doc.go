@@ -3,17 +3,11 @@
 // (Lookup), builds it with option values (New) and reads policy
 // configuration files (ReadConfig).
 //
-// Each policy is a package of its own below this one, with a const Name, a
-// Policy description (summary, options, constructor) and its tests:
-//
-//	fifo      Hadoop 1.x FIFO (JobQueueTaskScheduler)
-//	fair      Hadoop 1.x Fair Scheduler: pools, delay scheduling, preemption
-//	capacity  YARN's CapacityScheduler on slots
-//	easy      Fair with EASY backfilling
-//	disco     Disco's preemptive fair scheduler
-//	hfsp      HFSP, the size-based scheduler, and FSP (HFSP with exact sizes)
-//	oracle    the oracle baselines srpt, las and ps
-//	sjf       shortest job first by true size, non-preemptive
+// Each policy is a package of its own below this one (fifo, fair, hfsp
+// and so on), with a const Name, a Policy description (summary, options,
+// constructor), its tests and its scripted scenarios. The list builtin in
+// registry.go is the one place that names them all; bench policies prints
+// it with each policy's summary.
 //
 // They share a small toolkit under internal/ (option settings, job orders,
 // delay scheduling, victims and eviction) and never import each other.
