@@ -152,3 +152,12 @@ pgo: build $(BENCH_TRACE)
 .PHONY: readme-options
 readme-options: build
 	$(BENCH) policies --markdown --readme README.md
+
+# Run docs/sweep.sbatch, unchanged, as a job array on a one-node Slurm
+# started on this machine (Debian's slurm-wlm and munge, installed when
+# missing; skipped without root and apt-get), cancel and resubmit a task,
+# and check the merged sweep byte-identical to an unsharded run. About a
+# minute; everything under $(OUT)/slurm, the daemons stopped at the end.
+.PHONY: slurm-check
+slurm-check: build
+	docs/slurm-check.sh
