@@ -261,7 +261,7 @@ sed 's/^/  | /' "$DIR/log/sojourn-sweep-${job}_1.log"
 [ ! -f "$out/summary.json" ] || die "summary.json written with shard 1 unfinished"
 before=$(cd "$out" && ls -d cells/00000[147] 2> /dev/null | tr '\n' ' ')
 stamps=$(cd "$out" && stat -c '%n %y' $before)
-say "  cells of shard 1 done before the cancel: $before"
+say "  cells of shard 1 finished by the cancelled task: $before"
 job=$(submit "$out" --array=1)
 say "sbatch --array=1 docs/sweep.sbatch: job $job"
 check_done "$job"
