@@ -160,4 +160,4 @@ readme-options: build
 # minute; everything under $(OUT)/slurm, the daemons stopped at the end.
 .PHONY: slurm-check
 slurm-check: build
-	docs/slurm-check.sh
+	BENCH=$(BENCH) SLURM_CHECK_DIR=$(OUT)/slurm docs/slurm-check.sh

@@ -24,10 +24,10 @@
 # outside the compared directories; bench itself writes nothing that
 # depends on time, the machine or the number of workers.
 #
-# Environment: BENCH (bin/bench), SLURM_CHECK_TIMEOUT (seconds to wait for
-# the daemons and for each job, 300), SLURM_CHECK_PORT (slurmctld's port,
-# 16817; slurmd takes the next one, so a Slurm already on this machine is
-# left alone).
+# Environment: BENCH (bin/bench), SLURM_CHECK_DIR (out/slurm; emptied
+# first), SLURM_CHECK_TIMEOUT (seconds to wait for the daemons and for each
+# job, 300), SLURM_CHECK_PORT (slurmctld's port, 16817; slurmd takes the
+# next one, so that a Slurm already running on the machine is left alone).
 set -euo pipefail
 
 BENCH=${BENCH:-bin/bench}
@@ -35,15 +35,19 @@ TIMEOUT=${SLURM_CHECK_TIMEOUT:-300}
 PORT=${SLURM_CHECK_PORT:-16817}
 SWEEP=docs/sweep-slurm-check.json
 SHARDS=3
-DIR=$PWD/out/slurm
+DIR=${SLURM_CHECK_DIR:-out/slurm}
 
 say() { echo "slurm-check: $*"; }
+prefix() { while IFS= read -r l; do echo "$1$l"; done; }
 since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
 die() { echo "slurm-check: FAIL: $*" >&2; exit 1; }
 
 [ -x "$BENCH" ] || die "$BENCH is missing: run make build first"
 [ -f docs/sweep.sbatch ] || die "run from the repository root"
 BENCH=$(cd "$(dirname "$BENCH")" && pwd)/$(basename "$BENCH")
+mkdir -p "$DIR"
+DIR=$(cd "$DIR" && pwd)
+case $DIR in / | "$PWD" | "$HOME") die "SLURM_CHECK_DIR=$DIR: want a directory of its own" ;; esac
 start=$(date +%s)
 
 # --- 1. Packages --------------------------------------------------------
@@ -132,7 +136,6 @@ pids+=($!)
 # The node as slurmd sees it (CPUs, sockets, cores, memory).
 node=$(slurmd -C | head -n 1)
 case $node in NodeName=*) ;; *) die "slurmd -C printed no node line: $node" ;; esac
-cpus=$(sed -n 's/.* CPUs=\([0-9]*\).*/\1/p' <<< "$node")
 
 # Only what a single machine without cgroups or a database can run:
 # processes tracked by their parents (proctrack/linuxproc), no task
@@ -182,9 +185,18 @@ pids+=($!)
 slurmd -D -f "$SLURM_CONF" -N "$host" > /dev/null 2>&1 &
 pids+=($!)
 
+# alive: every daemon started is still running.
+alive() {
+	local p
+	for p in "${pids[@]}"; do
+		kill -0 "$p" 2> /dev/null || return 1
+	done
+}
+
 # Wait for the node to be idle.
 deadline=$(($(date +%s) + TIMEOUT))
 until [ "$(sinfo -h -n "$host" -o %t 2> /dev/null)" = idle ]; do
+	alive || die "a daemon exited (is port $PORT or $((PORT + 1)) taken? SLURM_CHECK_PORT=... to move them)"
 	[ "$(date +%s)" -lt "$deadline" ] || die "node $host not idle after $TIMEOUT s: $(sinfo -h -N -o '%N %t %E' 2>&1)"
 	sleep 0.5
 done
@@ -205,8 +217,10 @@ wait_job() {
 check_done() {
 	local states
 	states=$(wait_job "$1")
-	echo "$states" | sed 's/^/  task /'
-	[ -n "$states" ] && ! grep -qv ' COMPLETED 0:0$' <<< "$states" || die "job $1 did not complete"
+	prefix '  task ' <<< "$states"
+	if [ -z "$states" ] || grep -qv ' COMPLETED 0:0$' <<< "$states"; then
+		die "job $1 did not complete"
+	fi
 }
 
 # compare DIR: DIR must equal the reference file for file, byte for byte.
@@ -250,27 +264,29 @@ say "sbatch --array=0-$((SHARDS - 1)) docs/sweep.sbatch: job $job; scancel ${job
 deadline=$(($(date +%s) + TIMEOUT))
 until [ -d "$out/cells/000001" ]; do
 	[ "$(date +%s)" -lt "$deadline" ] || die "cell 1 not done after $TIMEOUT s"
+	[ -n "$(squeue -h -j "${job}_1" -o %i 2> /dev/null)" ] || [ -d "$out/cells/000001" ] ||
+		die "task ${job}_1 ended without cell 1: $(cat "$DIR/log/sojourn-sweep-${job}_1.log" 2> /dev/null)"
 	sleep 0.05
 done
 scancel "${job}_1"
 states=$(wait_job "$job")
-echo "$states" | sed 's/^/  task /'
+prefix '  task ' <<< "$states"
 grep -q '^1 CANCELLED ' <<< "$states" || die "task ${job}_1 was not cancelled"
-sed 's/^/  | /' "$DIR/log/sojourn-sweep-${job}_1.log"
+tr '\r' '\n' < "$DIR/log/sojourn-sweep-${job}_1.log" | prefix '  | '
 [ ! -d "$out/cells/000007" ] || die "task ${job}_1 finished its shard before it was cancelled: nothing left to resume"
 [ ! -f "$out/summary.json" ] || die "summary.json written with shard 1 unfinished"
-before=$(cd "$out" && ls -d cells/00000[147] 2> /dev/null | tr '\n' ' ')
-stamps=$(cd "$out" && stat -c '%n %y' $before)
-say "  cells of shard 1 finished by the cancelled task: $before"
+mapfile -t before < <(cd "$out" && for c in cells/00000[147]; do [ -d "$c" ] && echo "$c"; done)
+[ "${#before[@]}" -gt 0 ] || die "no cell of shard 1 finished"
+stamps=$(cd "$out" && find "${before[@]}" -printf '%p %T@\n' | sort)
+say "  cells of shard 1 finished by the cancelled task: ${before[*]}"
 job=$(submit "$out" --array=1)
 say "sbatch --array=1 docs/sweep.sbatch: job $job"
 check_done "$job"
 log=$(ls "$DIR"/log/*-"${job}"_1.log)
 line=$(grep '^sweep .* already done' "$log") || die "no summary line in $log"
 say "  $line"
-done_before=$(wc -w <<< "$before")
-grep -q " $done_before already done" <<< "$line" || die "the resubmitted task did not skip the $done_before cells done before"
-[ "$stamps" = "$(cd "$out" && stat -c '%n %y' $before)" ] ||
+grep -q " ${#before[@]} already done" <<< "$line" || die "the resubmitted task did not skip the ${#before[@]} cells done before"
+[ "$stamps" = "$(cd "$out" && find "${before[@]}" -printf '%p %T@\n' | sort)" ] ||
 	die "cells finished before the cancel were rewritten"
 [ -f "$out/summary.json" ] || die "no summary.json after the resubmitted task"
 "$BENCH" merge --out "$DIR/resume-merged" "$out"
