@@ -52,14 +52,14 @@ start=$(date +%s)
 
 # --- 1. Packages --------------------------------------------------------
 # slurm-wlm brings slurmctld, slurmd and the client commands; munge is
-# Slurm's authentication.
+# Slurm's authentication. The daemons are in /usr/sbin.
+export PATH=$PATH:/usr/sbin:/sbin
 have_slurm() {
 	local c
 	for c in munged slurmctld slurmd sbatch squeue sinfo scontrol scancel; do
-		command -v "$c" > /dev/null || PATH=$PATH:/usr/sbin:/sbin command -v "$c" > /dev/null || return 1
+		command -v "$c" > /dev/null || return 1
 	done
 }
-export PATH=$PATH:/usr/sbin:/sbin
 if ! have_slurm; then
 	if [ "$(id -u)" != 0 ] || ! command -v apt-get > /dev/null; then
 		say "SKIP: slurm-wlm and munge are not installed, and installing them needs root and apt-get"
@@ -130,7 +130,7 @@ dd if=/dev/urandom of="$DIR/munge/munge.key" bs=1024 count=1 status=none
 chmod 400 "$DIR/munge/munge.key"
 munged --foreground --force --key-file="$DIR/munge/munge.key" \
 	--socket="$DIR/run/munge.socket" --pid-file="$DIR/run/munged.pid" \
-	--seed-file="$DIR/munge/munged.seed" --log-file="$DIR/log/munged.log" > /dev/null 2>&1 &
+	--seed-file="$DIR/munge/munged.seed" > "$DIR/log/munged.log" 2>&1 &
 pids+=($!)
 
 # The node as slurmd sees it (CPUs, sockets, cores, memory).
