@@ -172,3 +172,12 @@ REWRITE_PKGS = $(shell $(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} 
 .PHONY: rewrite
 rewrite:
 	$(GO) test -count=1 $(REWRITE_PKGS) -rewrite
+
+# Run docs/sweep.sbatch, unchanged, as a job array on a one-node Slurm
+# started on this machine (Debian's slurm-wlm and munge, installed when
+# missing; skipped without root and apt-get), cancel and resubmit a task,
+# and check the merged sweep byte-identical to an unsharded run. About a
+# minute; everything under $(OUT)/slurm, the daemons stopped at the end.
+.PHONY: slurm-check
+slurm-check: build
+	BENCH=$(BENCH) SLURM_CHECK_DIR=$(OUT)/slurm docs/slurm-check.sh
