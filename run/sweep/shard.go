@@ -51,7 +51,10 @@ func ParseShard(s string) (Shard, error) {
 // SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN. With neither flag, a Slurm
 // array task takes its shard from SLURM_ARRAY_TASK_COUNT and its id; a
 // Kubernetes index without --shards is an error, since the count is not in
-// the pod's environment. Otherwise the shard is the whole sweep.
+// the pod's environment. A Slurm array task resubmitted alone (an array of
+// one task whose id is not 0), or a part of an array whose size is not
+// --shards, is an error too: its shard is ambiguous, and --shard i/n says
+// it. Otherwise the shard is the whole sweep.
 func ResolveShard(flag string, shards int, getenv func(string) string) (Shard, error) {
 	if flag != "" {
 		s, err := ParseShard(flag)
@@ -82,7 +85,20 @@ func ResolveShard(flag string, shards int, getenv func(string) string) (Shard, e
 		if err != nil || n < 1 {
 			return Shard{}, fmt.Errorf("%s=%q: want the array's task count; or give --shards N", EnvSlurmTaskCount, c)
 		}
+		if id := getenv(EnvSlurmTaskID); n == 1 && id != "0" {
+			// sbatch --array=3 resubmits task 3 alone: an array of one
+			// task, which would otherwise run the whole sweep beside the
+			// tasks still running.
+			return Shard{}, fmt.Errorf("%s=%s in an array of one task (a task of a larger array resubmitted alone?): give --shard %s/N, N the array's size", EnvSlurmTaskID, id, id)
+		}
 		shards = n
+	} else if src == EnvSlurmTaskID {
+		if c := getenv(EnvSlurmTaskCount); c != "" && c != strconv.Itoa(shards) {
+			// Part of an array (a resubmission of some tasks) does not
+			// say which shards its tasks are once its first id moves.
+			return Shard{}, fmt.Errorf("%s=%s but --shards %d: in part of an array the shard is ambiguous; give --shard %s/%d",
+				EnvSlurmTaskCount, c, shards, getenv(EnvSlurmTaskID), shards)
+		}
 	}
 	if src == "" {
 		return Shard{}, fmt.Errorf("--shards %d: no shard index; give --shard i/%d or set %s or %s", shards, shards, EnvJobCompletionIndex, EnvSlurmTaskID)

@@ -99,6 +99,12 @@ func TestShards(t *testing.T) {
 		{"slurm count", "", 0, env(EnvSlurmTaskID, "0", EnvSlurmTaskCount, "8"), Shard{0, 8}, ""},
 		{"slurm without count", "", 0, env(EnvSlurmTaskID, "0"), Shard{}, `SLURM_ARRAY_TASK_COUNT="": want the array's task count`},
 		{"--shards without index", "", 4, env(), Shard{}, "--shards 4: no shard index"},
+		{"slurm task resubmitted alone", "", 0, env(EnvSlurmTaskID, "3", EnvSlurmTaskMin, "3", EnvSlurmTaskCount, "1"), Shard{},
+			"SLURM_ARRAY_TASK_ID=3 in an array of one task (a task of a larger array resubmitted alone?): give --shard 3/N"},
+		{"slurm array of one", "", 0, env(EnvSlurmTaskID, "0", EnvSlurmTaskMin, "0", EnvSlurmTaskCount, "1"), Shard{0, 1}, ""},
+		{"slurm part of an array", "", 4, env(EnvSlurmTaskID, "3", EnvSlurmTaskMin, "2", EnvSlurmTaskCount, "2"), Shard{},
+			"SLURM_ARRAY_TASK_COUNT=2 but --shards 4: in part of an array the shard is ambiguous; give --shard 3/4"},
+		{"slurm whole array with --shards", "", 4, env(EnvSlurmTaskID, "4", EnvSlurmTaskMin, "1", EnvSlurmTaskCount, "4"), Shard{3, 4}, ""},
 	} {
 		got, err := ResolveShard(c.flag, c.shards, c.env)
 		switch {
