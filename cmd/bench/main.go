@@ -36,6 +36,7 @@ func newApp() *cli.App {
 			reportCommand(),
 			sweepCommand(), mergeCommand(),
 			compareCommand(),
+			versusCommand(),
 		},
 		HideHelpCommand: false,
 		Suggest:         true,

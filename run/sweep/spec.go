@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -277,6 +278,15 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// NewPlan checks a sweep built in memory and expands it into its cells;
+// trace files are relative to dir. Errors name the field.
+func NewPlan(s *Spec, dir string) (*Plan, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	return expand(s, filepath.Join(dir, "sweep.json"))
 }
 
 // Load reads and checks a sweep file and expands it into its cells.

@@ -1,0 +1,222 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+
+	"sojourn/run"
+	"sojourn/run/versus"
+	"sojourn/schedulers"
+	"sojourn/swim"
+)
+
+func versusCommand() *cli.Command {
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "baseline", Required: true, Usage: "the policy compared against (e.g. fair)"},
+		&cli.StringFlag{Name: "candidate", Required: true, Usage: "the policy whose change is measured (e.g. hfsp)"},
+		&cli.StringFlag{Name: "seeds", Value: "1-20", Usage: "seeds `a-b` or a,b,c: each generates its workload and seeds its cluster"},
+		&cli.StringFlag{Name: "workload", Value: "fb2009,fb2010", Usage: "generated workloads, comma-separated: " + strings.Join(swim.ProfileNames(), ", ")},
+		&cli.StringSliceFlag{Name: "trace", Usage: "trace `FILE` to replay instead of generated workloads (repeatable; the same for every seed)"},
+		&cli.StringFlag{Name: "sweep", Usage: "compare the two policies in the finished sweep `DIR` (bench sweep --out) instead of replaying"},
+		&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "keep the replays as a sweep in `DIR` (bench sweep's layout; resumed if it holds the same); default: a temporary directory, removed"},
+		&cli.IntFlag{Name: "parallel", Aliases: []string{"j"}, Value: runtime.GOMAXPROCS(0), Usage: "replays at once"},
+		&cli.StringFlag{Name: "format", Value: "text", Usage: "output: text, markdown or json"},
+		&cli.Float64Flag{Name: "level", Value: 0.95, Usage: "confidence level of the intervals"},
+		&cli.IntFlag{Name: "resamples", Value: 2000, Usage: "bootstrap resamples"},
+		&cli.Uint64Flag{Name: "bootstrap-seed", Value: 1, Usage: "seed of the bootstrap"},
+		&cli.StringFlag{Name: "config", Usage: "policy options file: lines of policy.option = value"},
+	}
+	for _, f := range clusterFlags() {
+		if f.Names()[0] != "seed" { // --seeds seeds the clusters
+			flags = append(flags, f)
+		}
+	}
+	flags = append(flags, policyFlags()...)
+	return &cli.Command{
+		Name:      "versus",
+		Usage:     "which of two policies makes jobs finish sooner, and by how much: paired changes with bootstrap intervals",
+		ArgsUsage: " ",
+		Description: "Replays the baseline and the candidate policy on the same workloads: for each seed, the\n" +
+			"workload generated with that seed (or each --trace file) on a cluster seeded with it, on\n" +
+			"--parallel cores; results are deterministic. Then prints, per workload and per job class\n" +
+			"of the trace, the mean, median (mean of the two middle values) and p95 (nearest rank)\n" +
+			"sojourn and the mean slowdown of each policy over the jobs of every seed pooled, the relative\n" +
+			"change candidate ÷ baseline − 1 with a percentile bootstrap interval, and a verdict in words\n" +
+			"(\"HFSP shortens mean sojourn by 28% [25%, 31%] on fb2009, 20 seeds\"; \"no significant\n" +
+			"difference\" when the interval contains 0).\n\n" +
+			"The bootstrap is paired: with several seeds it resamples whole seeds, the same for both\n" +
+			"policies, so the interval says how the change varies from one workload draw to another;\n" +
+			"with one seed it resamples jobs, in pairs.\n\n" +
+			"Cluster flags and policy options (--fair.preemption) apply to every replay; an option of a\n" +
+			"policy that is neither the baseline nor the candidate is an error. With --sweep DIR, nothing\n" +
+			"is replayed: the cells of the two policies in a finished sweep are compared, by workload and\n" +
+			"swept cluster parameters.\n\nPolicies:\n" + policyList(),
+		Flags:  flags,
+		Action: runVersus,
+	}
+}
+
+// parseSeeds reads "1-20" or "1,2,5".
+func parseSeeds(s string) ([]uint64, error) {
+	bad := fmt.Errorf("--seeds %q: want a range a-b (a <= b) or a list a,b,c of non-negative integers", s)
+	if a, b, ok := strings.Cut(s, "-"); ok {
+		lo, err1 := strconv.ParseUint(strings.TrimSpace(a), 10, 64)
+		hi, err2 := strconv.ParseUint(strings.TrimSpace(b), 10, 64)
+		if err1 != nil || err2 != nil || hi < lo || hi-lo >= 100000 {
+			return nil, bad
+		}
+		var out []uint64
+		for x := lo; x <= hi; x++ {
+			out = append(out, x)
+		}
+		return out, nil
+	}
+	var out []uint64
+	for _, f := range strings.Split(s, ",") {
+		x, err := strconv.ParseUint(strings.TrimSpace(f), 10, 64)
+		if err != nil {
+			return nil, bad
+		}
+		out = append(out, x)
+	}
+	return out, nil
+}
+
+func runVersus(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return fmt.Errorf("versus: unexpected argument %q", c.Args().First())
+	}
+	base, cand := c.String("baseline"), c.String("candidate")
+	for _, f := range []string{"baseline", "candidate"} {
+		if _, err := schedulers.Lookup(c.String(f)); err != nil {
+			return fmt.Errorf("--%s: %v", f, err)
+		}
+	}
+	if base == cand {
+		return fmt.Errorf("--baseline and --candidate are both %s; want two policies", base)
+	}
+	write := map[string]func(r *versus.Report) error{
+		"text":     func(r *versus.Report) error { return r.Text(c.App.Writer) },
+		"markdown": func(r *versus.Report) error { return r.Markdown(c.App.Writer) },
+		"json":     func(r *versus.Report) error { return r.JSON(c.App.Writer) },
+	}[c.String("format")]
+	if write == nil {
+		return fmt.Errorf("--format %q: want text, markdown or json", c.String("format"))
+	}
+	o := versus.Options{Baseline: base, Candidate: cand, Level: c.Float64("level"), Resamples: c.Int("resamples"), Seed: c.Uint64("bootstrap-seed")}
+	if !(o.Level > 0 && o.Level < 1) {
+		return fmt.Errorf("--level %v: want a confidence level between 0 and 1", o.Level)
+	}
+	if o.Resamples < 1 {
+		return fmt.Errorf("--resamples %d: want at least 1", o.Resamples)
+	}
+	if dir := c.String("sweep"); dir != "" {
+		for _, f := range []string{"trace", "out", "seeds", "workload", "config"} {
+			if c.IsSet(f) {
+				return fmt.Errorf("--%s: not with --sweep, which reads the replays of a finished sweep", f)
+			}
+		}
+		rep, err := versus.Read(dir, o)
+		if err != nil {
+			return err
+		}
+		return write(rep)
+	}
+	seeds, err := parseSeeds(c.String("seeds"))
+	if err != nil {
+		return err
+	}
+	if c.Int("parallel") < 1 {
+		return fmt.Errorf("--parallel %d: want at least 1", c.Int("parallel"))
+	}
+	s := &versus.Setup{Baseline: base, Candidate: cand, Seeds: seeds, Traces: c.StringSlice("trace"), Fixed: map[string]string{}}
+	if len(s.Traces) == 0 || c.IsSet("workload") {
+		for _, w := range strings.Split(c.String("workload"), ",") {
+			if w = strings.TrimSpace(w); w == "" {
+				continue
+			}
+			if _, err := swim.LookupProfile(w); err != nil {
+				return fmt.Errorf("--workload %s: %v", w, err)
+			}
+			s.Profiles = append(s.Profiles, w)
+		}
+	}
+	for _, f := range clusterFlags() {
+		if n := f.Names()[0]; n != "seed" && c.IsSet(n) {
+			s.Fixed[n] = flagText(c, n)
+		}
+	}
+	for _, pol := range []string{base, cand} {
+		vals, err := policyValues(c, pol)
+		if err != nil {
+			return err
+		}
+		for k, v := range vals {
+			s.Fixed[pol+"."+k] = v
+		}
+	}
+	if err := unselectedOptions(c, base, cand); err != nil {
+		return err
+	}
+	dir := c.String("out")
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "bench-versus-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		dir = tmp
+	}
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	rep, err := versus.Run(ctx, s, dir, c.Int("parallel"), run.NewProgress(c.App.ErrWriter), o)
+	if err != nil {
+		return err
+	}
+	return write(rep)
+}
+
+// flagText is a set cluster flag's value as text, as a sweep file holds it.
+func flagText(c *cli.Context, name string) string {
+	for _, f := range c.Command.Flags {
+		if f.Names()[0] != name {
+			continue
+		}
+		switch f.(type) {
+		case *cli.IntFlag:
+			return strconv.Itoa(c.Int(name))
+		case *cli.BoolFlag:
+			return strconv.FormatBool(c.Bool(name))
+		case *cli.Float64Flag:
+			return strconv.FormatFloat(c.Float64(name), 'g', -1, 64)
+		}
+	}
+	return c.String(name)
+}
+
+// unselectedOptions refuses an option flag of a policy that is not among
+// the selected ones: it would silently do nothing.
+func unselectedOptions(c *cli.Context, selected ...string) error {
+	sel := map[string]bool{}
+	for _, s := range selected {
+		sel[s] = true
+	}
+	for _, p := range schedulers.Policies() {
+		if sel[p.Name] {
+			continue
+		}
+		for _, o := range p.Options {
+			if f := p.Name + "." + o.Name; c.IsSet(f) {
+				return fmt.Errorf("--%s: an option of %s, which is not selected (%s)", f, p.Name, strings.Join(selected, ", "))
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,386 @@
+package versus
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"sojourn/analysis"
+	"sojourn/run/sweep"
+	"sojourn/traces"
+)
+
+// Metric is one figure compared; each is computed on the jobs pooled over
+// the seeds, as bench sweep's summary.json computes its figures.
+type Metric struct {
+	Name  string // mean, median, p95, slowdown
+	Label string // "mean sojourn"
+	Unit  string // "s", or "" for a ratio
+	// Down and Up are the verdict's verbs for a lower and a higher figure.
+	Down, Up string
+	slowdown bool // on the slowdowns rather than the sojourns
+	stat     func(xs []float64) float64
+}
+
+// Metrics are the figures compared, in output order.
+var Metrics = []Metric{
+	{"mean", "mean sojourn", "s", "shortens", "lengthens", false, analysis.Mean},
+	{"median", "median sojourn", "s", "shortens", "lengthens", false, analysis.Median},
+	{"p95", "p95 sojourn", "s", "shortens", "lengthens", false, func(xs []float64) float64 { return analysis.Quantile(xs, 0.95) }},
+	{"slowdown", "mean slowdown", "", "lowers", "raises", true, analysis.Mean},
+}
+
+// Resampling schemes of the bootstrap.
+const (
+	// ResampleSeeds draws whole seeds with replacement, the same seeds for
+	// both policies: the interval reflects how the change varies from one
+	// workload draw (and cluster) to another.
+	ResampleSeeds = "seeds"
+	// ResampleJobs draws jobs with replacement, the same jobs for both
+	// policies (one seed: only the jobs vary).
+	ResampleJobs = "jobs paired"
+)
+
+// Options configure a comparison.
+type Options struct {
+	Baseline, Candidate string // policy names
+	Level               float64
+	Resamples           int
+	Seed                uint64 // of the bootstrap
+}
+
+// Row is one metric of one workload and job class.
+type Row struct {
+	Workload string `json:"workload"`
+	// Params are the sweep's swept parameters of the pair ("–" for none).
+	Params     string            `json:"parameters"`
+	Class      string            `json:"class"` // "all" or a class label of the trace
+	Metric     string            `json:"metric"`
+	Label      string            `json:"label"`
+	Unit       string            `json:"unit"`
+	Seeds      int               `json:"seeds"`
+	Jobs       int               `json:"jobs"` // per policy, over the seeds
+	Base       float64           `json:"baseline"`
+	Cand       float64           `json:"candidate"`
+	Change     analysis.Interval `json:"-"`
+	Resampling string            `json:"resampling"`
+	Verdict    string            `json:"verdict"`
+	// Significant: the interval excludes 0.
+	Significant bool `json:"significant"`
+}
+
+// Report is a comparison of two policies.
+type Report struct {
+	Baseline  string  `json:"baseline"`
+	Candidate string  `json:"candidate"`
+	Level     float64 `json:"level"`
+	Resamples int     `json:"resamples"`
+	Seed      uint64  `json:"bootstrap_seed"`
+	Rows      []Row   `json:"rows"`
+}
+
+// seedJobs are one policy's jobs on one seed, in trace order.
+type seedJobs struct {
+	sojourn, slowdown []float64
+	class             []string
+}
+
+// group is one policy's cells of one workload and parameter combination.
+type group struct {
+	workload string
+	params   map[string]string // swept, this policy's options included
+	key      string            // workload and cluster parameters
+	seeds    []uint64
+	sums     []string
+	jobs     []seedJobs
+}
+
+// Read reads the cells of the sweep in dir (it needs its summary.json,
+// written once every cell is done) and compares o.Candidate with
+// o.Baseline on every workload and parameter combination both ran.
+func Read(dir string, o Options) (*Report, error) {
+	sum, err := sweep.ReadSummary(dir)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		dir = filepath.Dir(dir)
+	}
+	classes := map[string][]string{} // by trace file
+	groups := map[string][]*group{}  // by policy
+	byKey := map[string]*group{}
+	for _, cs := range sum.Cells {
+		if cs.Policy != o.Baseline && cs.Policy != o.Candidate {
+			continue
+		}
+		var rec sweep.CellRecord
+		path := filepath.Join(dir, filepath.FromSlash(cs.Dir), sweep.CellFile)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal(data, &rec); err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+		cl, ok := classes[rec.Trace]
+		if !ok {
+			tr, err := traces.Read(filepath.Join(dir, filepath.FromSlash(rec.Trace)))
+			if err != nil {
+				return nil, err
+			}
+			for i := range tr.Jobs {
+				cl = append(cl, tr.Jobs[i].Class)
+			}
+			classes[rec.Trace] = cl
+		}
+		if len(cl) != len(rec.PerJob.SojournS) || len(rec.PerJob.Slowdown) != len(cl) {
+			return nil, fmt.Errorf("%s: %d jobs, its trace %s %d", path, len(rec.PerJob.SojournS), rec.Trace, len(cl))
+		}
+		full := rec.Workload + " " + rec.Policy + " " + strings.Join(paramList(rec.Params, ""), " ")
+		g := byKey[full]
+		if g == nil {
+			g = &group{workload: rec.Workload, params: rec.Params,
+				key: rec.Workload + " " + strings.Join(paramList(rec.Params, rec.Policy), " ")}
+			byKey[full] = g
+			groups[rec.Policy] = append(groups[rec.Policy], g)
+		}
+		g.seeds = append(g.seeds, rec.Seed)
+		g.sums = append(g.sums, rec.TraceSum)
+		g.jobs = append(g.jobs, seedJobs{rec.PerJob.SojournS, rec.PerJob.Slowdown, cl})
+	}
+	if len(groups[o.Baseline]) == 0 || len(groups[o.Candidate]) == 0 {
+		var have []string
+		seen := map[string]bool{}
+		for _, c := range sum.Cells {
+			if !seen[c.Policy] {
+				seen[c.Policy] = true
+				have = append(have, c.Policy)
+			}
+		}
+		missing := o.Baseline
+		if len(groups[o.Baseline]) > 0 {
+			missing = o.Candidate
+		}
+		return nil, fmt.Errorf("%s: no cell of policy %s (the sweep has %s)", dir, missing, strings.Join(have, ", "))
+	}
+	return compare(groups[o.Baseline], groups[o.Candidate], o)
+}
+
+// paramList is "k=v" for each parameter, sorted, leaving out the options
+// of policy (so that two policies' groups of one cluster match).
+func paramList(m map[string]string, policy string) []string {
+	var out []string
+	for k, v := range m {
+		if policy != "" && strings.HasPrefix(k, policy+".") {
+			continue
+		}
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func compare(base, cand []*group, o Options) (*Report, error) {
+	if o.Level == 0 {
+		o.Level = analysis.DefaultLevel
+	}
+	if !(o.Level > 0 && o.Level < 1) {
+		return nil, fmt.Errorf("level %v: want a confidence level between 0 and 1", o.Level)
+	}
+	if o.Resamples == 0 {
+		o.Resamples = analysis.DefaultResamples
+	}
+	if o.Resamples < 1 {
+		return nil, fmt.Errorf("resamples %d: want at least 1", o.Resamples)
+	}
+	r := &Report{Baseline: o.Baseline, Candidate: o.Candidate, Level: o.Level, Resamples: o.Resamples, Seed: o.Seed}
+	paired := 0
+	for _, b := range base {
+		for _, c := range cand {
+			if b.key != c.key {
+				continue
+			}
+			rows, err := comparePair(b, c, o)
+			if err != nil {
+				return nil, err
+			}
+			r.Rows = append(r.Rows, rows...)
+			paired++
+		}
+	}
+	if paired == 0 {
+		return nil, fmt.Errorf("%s and %s ran on no common workload and cluster", o.Baseline, o.Candidate)
+	}
+	return r, nil
+}
+
+// comparePair compares two groups of one workload and cluster, seed by
+// seed: both must have replayed the same traces.
+func comparePair(b, c *group, o Options) ([]Row, error) {
+	if len(b.seeds) != len(c.seeds) {
+		return nil, fmt.Errorf("workload %s: %s ran %d seeds, %s %d; want the same seeds", b.workload, o.Baseline, len(b.seeds), o.Candidate, len(c.seeds))
+	}
+	for i := range b.seeds {
+		if b.seeds[i] != c.seeds[i] || b.sums[i] != c.sums[i] {
+			return nil, fmt.Errorf("workload %s, seed %d: the two policies replayed different traces; a paired comparison needs the same", b.workload, b.seeds[i])
+		}
+	}
+	params := strings.Join(append(paramList(b.params, ""), paramList(c.params, "")...), ", ")
+	if params == "" {
+		params = "–"
+	}
+	var rows []Row
+	for _, class := range classesOf(b) {
+		for _, m := range Metrics {
+			row := Row{Workload: b.workload, Params: params, Class: class, Metric: m.Name, Label: m.Label, Unit: m.Unit, Seeds: len(b.seeds)}
+			pick := func(g *group) [][]float64 {
+				var out [][]float64
+				for _, sj := range g.jobs {
+					xs := sj.sojourn
+					if m.slowdown {
+						xs = sj.slowdown
+					}
+					var sel []float64
+					for j, x := range xs {
+						if class == allClasses || sj.class[j] == class {
+							sel = append(sel, x)
+						}
+					}
+					out = append(out, sel)
+				}
+				return out
+			}
+			bx, cx := pick(b), pick(c)
+			for _, xs := range bx {
+				row.Jobs += len(xs)
+			}
+			row.Base, row.Cand = m.stat(concat(bx, nil)), m.stat(concat(cx, nil))
+			h := fnv.New64a()
+			fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s", row.Workload, row.Params, row.Class, row.Metric)
+			bs := analysis.Bootstrap{Resamples: o.Resamples, Level: o.Level, Paired: true, Rand: rand.New(rand.NewPCG(o.Seed, h.Sum64()))}
+			if len(bx) >= 2 {
+				row.Resampling = ResampleSeeds
+				row.Change = bs.RelChange(len(bx), seedStat(bx, m.stat), len(cx), seedStat(cx, m.stat))
+			} else {
+				row.Resampling = ResampleJobs
+				row.Change = bs.RelChange(len(bx[0]), jobStat(bx[0], m.stat), len(cx[0]), jobStat(cx[0], m.stat))
+			}
+			row.Significant = row.Change.Lo > 0 || row.Change.Hi < 0
+			row.Verdict = Verdict(o.Candidate, m, row.Workload, row.Class, row.Seeds, row.Change)
+			rows = append(rows, row)
+		}
+	}
+	return rows, nil
+}
+
+// allClasses labels the rows of every job.
+const allClasses = "all"
+
+// classesOf lists "all", then the trace's classes in sorted order when it
+// has more than one.
+func classesOf(g *group) []string {
+	seen := map[string]bool{}
+	for _, sj := range g.jobs {
+		for _, c := range sj.class {
+			seen[c] = true
+		}
+	}
+	out := []string{allClasses}
+	if len(seen) < 2 {
+		return out
+	}
+	var cl []string
+	for c := range seen {
+		cl = append(cl, c)
+	}
+	sort.Strings(cl)
+	return append(out, cl...)
+}
+
+func concat(parts [][]float64, rows []int) []float64 {
+	var out []float64
+	if rows == nil {
+		for _, p := range parts {
+			out = append(out, p...)
+		}
+		return out
+	}
+	for _, r := range rows {
+		out = append(out, parts[r]...)
+	}
+	return out
+}
+
+// seedStat is the metric of the jobs of the seeds drawn, pooled.
+func seedStat(seeds [][]float64, f func([]float64) float64) analysis.Statistic {
+	return func(rows []int) float64 {
+		xs := concat(seeds, rows)
+		if len(xs) == 0 {
+			return math.NaN()
+		}
+		return f(xs)
+	}
+}
+
+// jobStat is the metric of the jobs drawn.
+func jobStat(jobs []float64, f func([]float64) float64) analysis.Statistic {
+	buf := make([]float64, 0, len(jobs))
+	return func(rows []int) float64 {
+		buf = buf[:0]
+		for _, r := range rows {
+			buf = append(buf, jobs[r])
+		}
+		return f(buf)
+	}
+}
+
+// Verdict says in words what the change means: "HFSP shortens mean sojourn
+// by 10% [7%, 13%] on fb2009, 20 seeds", or "no significant difference"
+// when the interval contains 0.
+func Verdict(candidate string, m Metric, workload, class string, seeds int, ch analysis.Interval) string {
+	where := workload
+	if class != allClasses {
+		where += " (" + class + " jobs)"
+	}
+	n := fmt.Sprintf("%d seeds", seeds)
+	if seeds == 1 {
+		n = "1 seed"
+	}
+	who := DisplayName(candidate)
+	switch {
+	case math.IsNaN(ch.Est):
+		return fmt.Sprintf("%s of %s on %s: undefined (the baseline's is 0)", m.Label, who, where)
+	case math.IsNaN(ch.Lo) || math.IsNaN(ch.Hi):
+		return fmt.Sprintf("%s of %s on %s: %s, no interval", m.Label, who, where, signedPct(ch.Est))
+	case ch.Hi < 0:
+		return fmt.Sprintf("%s %s %s by %s [%s, %s] on %s, %s", who, m.Down, m.Label, pct(-ch.Est), pct(-ch.Hi), pct(-ch.Lo), where, n)
+	case ch.Lo > 0:
+		return fmt.Sprintf("%s %s %s by %s [%s, %s] on %s, %s", who, m.Up, m.Label, pct(ch.Est), pct(ch.Lo), pct(ch.Hi), where, n)
+	}
+	return fmt.Sprintf("no significant difference in %s on %s: %s [%s, %s], %s", m.Label, where, signedPct(ch.Est), signedPct(ch.Lo), signedPct(ch.Hi), n)
+}
+
+// DisplayName is a policy's name as the verdicts write it: HFSP, FAIR.
+func DisplayName(policy string) string { return strings.ToUpper(policy) }
+
+// pct writes a fraction as a percentage with the precision it deserves.
+func pct(x float64) string {
+	v := math.Round(x*1000) / 10 // one decimal
+	if a := math.Abs(v); a < 10 && a != math.Trunc(a) {
+		return fmt.Sprintf("%.1f%%", x*100)
+	}
+	return fmt.Sprintf("%.0f%%", x*100)
+}
+
+func signedPct(x float64) string {
+	if x >= 0 {
+		return "+" + pct(x)
+	}
+	return "−" + pct(-x)
+}
