@@ -23,10 +23,19 @@ var (
 
 // Stats counts what a run did.
 type Stats struct {
-	Events     int64 // events processed (stale ones excluded)
-	TaskEvents int64 // task launches, finishes, suspensions, resumptions, kills and losses
-	Heartbeats int64 // heartbeats handed to the policy
-	End        Time  // time the last job finished
+	// Events counts the events processed (stale ones excluded): the sum
+	// of Heartbeats, TaskEnds, Arrivals and NodeChanges.
+	Events      int64
+	Heartbeats  int64 // heartbeats handed to the policy
+	TaskEnds    int64 // task attempts that ran to their end
+	Arrivals    int64 // jobs submitted
+	NodeChanges int64 // node failures and repairs
+	// TaskEvents counts what happened to tasks: launches, finishes,
+	// suspensions, resumptions, kills and losses. Most happen within the
+	// events above (a policy launches tasks during a heartbeat), so they
+	// are not a part of Events.
+	TaskEvents int64
+	End        Time // time the last job finished
 }
 
 // Engine replays one trace under one policy. Build it with New (a trace in
@@ -383,6 +392,7 @@ func (e *Engine) arrive() {
 		e.q.push(event{at: e.jobs[e.nextJob].submit, kind: evArrival})
 	}
 	e.stats.Events++
+	e.stats.Arrivals++
 	j := &e.jobs[ji]
 	e.prepareJob(int32(ji), j)
 	e.notify(Event{Kind: JobArrived, Job: int32(ji)})

@@ -44,6 +44,12 @@ func TestNodeFailuresRequeueWork(t *testing.T) {
 	if lostSegs == 0 {
 		t.Fatal("no segment ends lost")
 	}
+	// The counts of events add up to the total.
+	st := fail.Stats
+	if st.NodeChanges == 0 || st.Arrivals != 2 || st.Events != st.Heartbeats+st.TaskEnds+st.Arrivals+st.NodeChanges {
+		t.Errorf("events %d, want heartbeats %d + task ends %d + arrivals %d + node changes %d",
+			st.Events, st.Heartbeats, st.TaskEnds, st.Arrivals, st.NodeChanges)
+	}
 }
 
 // TestNodeSpeed: a node twice as fast runs a task in half its trace time;

@@ -12,6 +12,7 @@ func (e *Engine) taskEnd(ev event) {
 		return // the attempt was killed, suspended or lost since
 	}
 	e.stats.Events++
+	e.stats.TaskEnds++
 	e.stats.TaskEvents++
 	ni := tk.node
 	e.endSegment(t, tk, OutcomeFinished)
@@ -96,6 +97,7 @@ func (e *Engine) nodeFail(ni int32) {
 		return
 	}
 	e.stats.Events++
+	e.stats.NodeChanges++
 	for len(n.running) > 0 {
 		t := n.running[len(n.running)-1]
 		j := &e.jobs[t.Job]
@@ -140,6 +142,7 @@ func (e *Engine) lose(j *job, t TaskRef, tk *task, ni int32) {
 func (e *Engine) nodeRecover(ni int32) {
 	n := &e.nodes[ni]
 	e.stats.Events++
+	e.stats.NodeChanges++
 	n.alive = true
 	e.markSilent(ni)
 	for k := Map; k <= Reduce; k++ {

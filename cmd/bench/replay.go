@@ -6,13 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
-	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"sojourn/analysis"
 	"sojourn/replay"
 	"sojourn/results"
 	"sojourn/run"
@@ -114,7 +114,7 @@ func policyList() string {
 func replayCommand() *cli.Command {
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "trace", Aliases: []string{"t"}, Required: true, Usage: "workload trace (Arrow file from bench generate)"},
-		&cli.StringFlag{Name: "scheduler", Aliases: []string{"s"}, Value: "fifo-minimal", Usage: "policy: " + strings.Join(schedulers.Names(), ", ")},
+		&cli.StringFlag{Name: "scheduler", Aliases: []string{"s"}, Value: "fifo", Usage: "policy, or several comma-separated (summaries side by side, results under --out DIR/POLICY): " + strings.Join(schedulers.Names(), ", ")},
 		&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "directory for jobs.arrow, tasks.arrow and occupancy.arrow (none: print the summary only)"},
 		formatFlag,
 		&cli.StringFlag{Name: "config", Usage: "policy options file: lines of policy.option = value"},
@@ -138,6 +138,29 @@ func replayCommand() *cli.Command {
 	}
 }
 
+// schedulerList reads --scheduler: one policy or several, comma-separated.
+func schedulerList(c *cli.Context) ([]string, error) {
+	var names []string
+	seen := map[string]bool{}
+	for _, n := range strings.Split(c.String("scheduler"), ",") {
+		if n = strings.TrimSpace(n); n == "" {
+			continue
+		}
+		if _, err := schedulers.Lookup(n); err != nil {
+			return nil, fmt.Errorf("--scheduler: %v", err)
+		}
+		if seen[n] {
+			return nil, fmt.Errorf("--scheduler: %s given twice", n)
+		}
+		seen[n] = true
+		names = append(names, n)
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("--scheduler: want a policy name or several, comma-separated: %s", strings.Join(schedulers.Names(), ", "))
+	}
+	return names, nil
+}
+
 func runReplay(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return fmt.Errorf("replay: unexpected argument %q (the trace goes in --trace)", c.Args().First())
@@ -147,36 +170,52 @@ func runReplay(c *cli.Context) error {
 		return fmt.Errorf("--%v", err)
 	}
 	begin := time.Now()
-	name := c.String("scheduler")
-	vals, err := policyValues(c, name)
+	names, err := schedulerList(c)
 	if err != nil {
 		return err
 	}
-	out := c.String("out")
-	prog := newProgress(c.App.ErrWriter, "replay "+name)
-	cell := &run.Cell{
-		// Jobs stream from the file as they arrive: memory holds the jobs
-		// in flight, not the whole trace.
-		TracePath: c.String("trace"), TraceFile: filepath.Base(c.String("trace")),
-		Policy: name, Options: vals, Cluster: clusterConfig(c),
-		Tasks: out != "" && c.Bool("tasks"), Occupancy: out != "" && c.Bool("occupancy"),
-	}
-	cell.Cluster.Progress = prog.jobs
-	prof, err := newCPUProfile(c.String("cpuprofile"))
-	if err != nil {
+	if err := unselectedOptions(c, names...); err != nil {
 		return err
 	}
-	defer prof.close()
-	// The profile and the printed wall time cover the replay alone.
-	o, err := run.Replay(cell, out, run.Options{Format: format,
-		BeforeReplay: prof.start, AfterReplay: func() { prof.stop(); prog.done() }})
-	if err == nil && prof != nil {
-		err = prof.err
+	if len(names) > 1 && c.String("cpuprofile") != "" {
+		return fmt.Errorf("--cpuprofile: profiles one policy; --scheduler gives %d", len(names))
 	}
-	if err != nil {
-		return err
+	var outs []*run.Outcome
+	for _, name := range names {
+		vals, err := policyValues(c, name)
+		if err != nil {
+			return err
+		}
+		out := c.String("out")
+		if out != "" && len(names) > 1 {
+			out = filepath.Join(out, name)
+		}
+		prog := newProgress(c.App.ErrWriter, "replay "+name)
+		cell := &run.Cell{
+			// Jobs stream from the file as they arrive: memory holds the jobs
+			// in flight, not the whole trace.
+			TracePath: c.String("trace"), TraceFile: filepath.Base(c.String("trace")),
+			Policy: name, Options: vals, Cluster: clusterConfig(c),
+			Tasks: out != "" && c.Bool("tasks"), Occupancy: out != "" && c.Bool("occupancy"),
+		}
+		cell.Cluster.Progress = prog.jobs
+		prof, err := newCPUProfile(c.String("cpuprofile"))
+		if err != nil {
+			return err
+		}
+		// The profile and the printed wall time cover the replay alone.
+		o, err := run.Replay(cell, out, run.Options{Format: format,
+			BeforeReplay: prof.start, AfterReplay: func() { prof.stop(); prog.done() }})
+		if err == nil && prof != nil {
+			err = prof.err
+		}
+		prof.close()
+		if err != nil {
+			return err
+		}
+		outs = append(outs, o)
 	}
-	printSummary(c.App.Writer, o.Result, o.Wall, time.Since(begin))
+	printSummary(c.App.Writer, outs, time.Since(begin))
 	return nil
 }
 
@@ -226,39 +265,66 @@ func (p *cpuProfile) close() {
 	}
 }
 
-// printSummary prints the run's figures: wall is the replay's wall time,
-// total the command's (reading the trace and writing the results too).
-func printSummary(w io.Writer, r *replay.Result, wall, total time.Duration) {
-	soj := make([]float64, len(r.Jobs))
-	var kills, susp, lost int64
-	for i := range r.Jobs {
-		soj[i] = r.Jobs[i].Sojourn().Sec()
-		kills += int64(r.Jobs[i].Kills)
-		susp += int64(r.Jobs[i].Suspensions)
-		lost += int64(r.Jobs[i].Lost)
-	}
-	sort.Float64s(soj)
-	q := func(p float64) float64 {
-		if len(soj) == 0 {
-			return 0
-		}
-		return soj[min(len(soj)-1, int(p*float64(len(soj))))]
-	}
+// printSummary prints the runs' figures side by side, one column per
+// policy: each run's wall time is its replay's, total the command's
+// (reading the trace and writing the results too). Median and p95 are
+// analysis.Summarize's, the definitions of summary.json and the reports.
+func printSummary(w io.Writer, outs []*run.Outcome, total time.Duration) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "scheduler\t%s\n", r.Scheduler)
-	fmt.Fprintf(tw, "jobs\t%d\n", len(r.Jobs))
-	fmt.Fprintf(tw, "mean sojourn\t%.1f s\n", r.MeanSojourn())
-	fmt.Fprintf(tw, "median sojourn\t%.1f s\n", q(0.5))
-	fmt.Fprintf(tw, "p95 sojourn\t%.1f s\n", q(0.95))
-	fmt.Fprintf(tw, "makespan\t%.1f s\n", r.Stats.End.Sec())
-	fmt.Fprintf(tw, "node-local maps\t%.1f %%\n", 100*r.NodeLocalFraction())
-	fmt.Fprintf(tw, "kills / suspensions / lost\t%d / %d / %d\n", kills, susp, lost)
-	fmt.Fprintf(tw, "busy slot time\t%.0f s (lost %.0f s, swap %.0f s)\n", r.BusySlotTime.Sec(), r.LostWork.Sec(), r.SwapTime.Sec())
-	fmt.Fprintf(tw, "events\t%d (%d task events, %d heartbeats)\n", r.Stats.Events, r.Stats.TaskEvents, r.Stats.Heartbeats)
-	fmt.Fprintf(tw, "wall time\t%.3f s (%.2fM task events/s)\n", wall.Seconds(), float64(r.Stats.TaskEvents)/wall.Seconds()/1e6)
+	row := func(label string, f func(r *replay.Result, wall time.Duration) string) {
+		fmt.Fprint(tw, label)
+		for _, o := range outs {
+			fmt.Fprintf(tw, "\t%s", f(o.Result, o.Wall))
+		}
+		fmt.Fprintln(tw)
+	}
+	sum := func(r *replay.Result) analysis.Summary {
+		soj := make([]float64, len(r.Jobs))
+		for i := range r.Jobs {
+			soj[i] = r.Jobs[i].Sojourn().Sec()
+		}
+		return analysis.Summarize(soj)
+	}
+	row("scheduler", func(r *replay.Result, _ time.Duration) string { return r.Scheduler })
+	row("jobs", func(r *replay.Result, _ time.Duration) string { return fmt.Sprint(len(r.Jobs)) })
+	row("mean sojourn", func(r *replay.Result, _ time.Duration) string { return fmt.Sprintf("%.1f s", sum(r).Mean) })
+	row("median sojourn", func(r *replay.Result, _ time.Duration) string { return fmt.Sprintf("%.1f s", sum(r).Median) })
+	row("p95 sojourn", func(r *replay.Result, _ time.Duration) string { return fmt.Sprintf("%.1f s", sum(r).P95) })
+	row("makespan", func(r *replay.Result, _ time.Duration) string { return fmt.Sprintf("%.1f s", r.Stats.End.Sec()) })
+	row("node-local maps", func(r *replay.Result, _ time.Duration) string {
+		return fmt.Sprintf("%.1f %%", 100*r.NodeLocalFraction())
+	})
+	row("kills / suspensions / lost", func(r *replay.Result, _ time.Duration) string {
+		var kills, susp, lost int64
+		for i := range r.Jobs {
+			kills += int64(r.Jobs[i].Kills)
+			susp += int64(r.Jobs[i].Suspensions)
+			lost += int64(r.Jobs[i].Lost)
+		}
+		return fmt.Sprintf("%d / %d / %d", kills, susp, lost)
+	})
+	row("busy slot time", func(r *replay.Result, _ time.Duration) string {
+		return fmt.Sprintf("%.0f s (lost %.0f s, swap %.0f s)", r.BusySlotTime.Sec(), r.LostWork.Sec(), r.SwapTime.Sec())
+	})
+	row("events", func(r *replay.Result, _ time.Duration) string { return fmt.Sprint(r.Stats.Events) })
+	row("  heartbeats", func(r *replay.Result, _ time.Duration) string { return fmt.Sprint(r.Stats.Heartbeats) })
+	row("  task ends", func(r *replay.Result, _ time.Duration) string { return fmt.Sprint(r.Stats.TaskEnds) })
+	row("  job arrivals", func(r *replay.Result, _ time.Duration) string { return fmt.Sprint(r.Stats.Arrivals) })
+	row("  node failures, repairs", func(r *replay.Result, _ time.Duration) string { return fmt.Sprint(r.Stats.NodeChanges) })
+	row("task events", func(r *replay.Result, _ time.Duration) string { return fmt.Sprint(r.Stats.TaskEvents) })
+	row("wall time", func(r *replay.Result, wall time.Duration) string {
+		return fmt.Sprintf("%.3f s (%.2fM task events/s)", wall.Seconds(), float64(r.Stats.TaskEvents)/wall.Seconds()/1e6)
+	})
 	fmt.Fprintf(tw, "total time\t%.3f s (reading the trace and writing results too)\n", total.Seconds())
 	if peak := peakRSS(); peak > 0 {
 		fmt.Fprintf(tw, "peak memory\t%.0f MiB (maximum resident set)\n", float64(peak)/(1<<20))
 	}
 	tw.Flush()
+	cfg := outs[0].Result.Config
+	racks := (cfg.Nodes + cfg.NodesPerRack - 1) / cfg.NodesPerRack
+	fmt.Fprintf(w, "cluster: %d nodes in %d racks of %d, %d map and %d reduce slots per node (%d and %d in all), heartbeat %g s, seed %d\n",
+		cfg.Nodes, racks, cfg.NodesPerRack, cfg.MapSlots, cfg.ReduceSlots, cfg.Nodes*cfg.MapSlots, cfg.Nodes*cfg.ReduceSlots, cfg.Heartbeat, cfg.Seed)
+	fmt.Fprintln(w, "events: what the engine processed, heartbeats + task ends + job arrivals + node failures and repairs;\n"+
+		"task events: launches, finishes, suspensions, resumptions, kills and losses of task attempts,\n"+
+		"most of them within those events (a policy launches tasks during a heartbeat)")
 }
