@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"sojourn/replay"
 	"sojourn/results"
@@ -187,4 +190,41 @@ func TestPool(t *testing.T) {
 	if ok, err := (Pool{Workers: 2}).Run(ctx, 5, func(int) error { calls.Add(1); return nil }); ok != 0 || err != nil {
 		t.Errorf("cancelled: %d ok, %v", ok, err)
 	}
+}
+
+// TestProgressFromFirstSecond: a run whose first replay is still going
+// shows its progress from the first second on, with an estimate of the
+// time left once a replay is done.
+func TestProgressFromFirstSecond(t *testing.T) {
+	var b syncBuffer
+	p := NewProgress(&b)
+	p.Start("sweep x", 4)
+	time.Sleep(1300 * time.Millisecond)
+	if got := b.String(); !strings.Contains(got, "0/4 replays, 1 s, ETA –") {
+		t.Errorf("after 1.3 s with nothing done: %q", got)
+	}
+	p.Step()
+	time.Sleep(lineEvery + 300*time.Millisecond)
+	p.Finish()
+	if got := b.String(); !strings.Contains(got, "1/4 replays") || !strings.Contains(got, ", ETA ") {
+		t.Errorf("progress %q lacks 1/4 with an ETA", got)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the progress ticker.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -27,6 +27,13 @@ func experimentList() string {
 
 var reportFlags = []cli.Flag{
 	&cli.StringFlag{Name: "results", Value: filepath.Join("out", "results"), Usage: "directory holding one result directory per experiment"},
+	&cli.StringFlag{Name: "reports", Aliases: []string{"out", "o"}, Value: filepath.Join("out", "reports"), Usage: "output directory for index.html, figures/, claims.md and tables.md (--out is the same flag)"},
+}
+
+// experimentFlags are the outputs of bench experiment: --out, as in the
+// other commands, is where its results go; --results is its old name.
+var experimentFlags = []cli.Flag{
+	&cli.StringFlag{Name: "out", Aliases: []string{"o", "results"}, Value: filepath.Join("out", "results"), Usage: "output directory: one result directory per experiment (--results is the same flag)"},
 	&cli.StringFlag{Name: "reports", Value: filepath.Join("out", "reports"), Usage: "directory for index.html, figures/, claims.md and tables.md"},
 }
 
@@ -36,13 +43,13 @@ func experimentCommand() *cli.Command {
 		&cli.IntFlag{Name: "parallel", Aliases: []string{"j"}, Value: runtime.GOMAXPROCS(0), Usage: "replays run at once"},
 		&cli.BoolFlag{Name: "no-report", Usage: "only write results; do not redraw the report"},
 		formatFlag,
-	}, reportFlags...)
+	}, experimentFlags...)
 	return &cli.Command{
 		Name:      "experiment",
 		Usage:     "reproduce the HFSP paper's figures and tables (all, or the named experiments)",
 		ArgsUsage: "all | NAME...",
 		Description: "Runs each named experiment: builds its workloads, replays them under the policies it compares\n" +
-			"(in parallel), and writes <results>/<name>/ (--results, default out/results) with the traces used,\n" +
+			"(in parallel), and writes <out>/<name>/ (--out or --results, default out/results) with the traces used,\n" +
 			"Arrow per-job, per-task and occupancy results of every replay, manifest.json (seed, every\n" +
 			"parameter, code version) and section.json (the figure data, tables and the paper's claims).\n" +
 			"Then it redraws the report from every experiment present under --results: <reports>/index.html\n" +

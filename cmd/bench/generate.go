@@ -78,7 +78,7 @@ func generateCommand() *cli.Command {
 			&cli.Float64Flag{Name: "shuffle-skew", Usage: "σ of the log-normal weights that split a job's shuffle over its reduces (0: equal)", Value: d.ShuffleSkew},
 			&cli.StringFlag{Name: "map-memory", Usage: "memory footprint of a map task, in bytes (suffixes allowed)", Value: "512MiB"},
 			&cli.StringFlag{Name: "reduce-memory", Usage: "memory footprint of a reduce task, in bytes (suffixes allowed)", Value: "1GiB"},
-			&cli.StringFlag{Name: "out", Usage: "trace `PATH` to write (Arrow IPC; written atomically)", DefaultText: "required"},
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "trace `PATH` to write (Arrow IPC; written atomically)", DefaultText: "required"},
 		},
 		Action: runGenerate,
 	}

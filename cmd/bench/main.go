@@ -2,7 +2,8 @@
 // schedulers and reproduces the figures of the HFSP paper.
 //
 // Every subcommand documents its flags in its --help. Errors go to stderr,
-// one line each, and make bench exit with status 1.
+// one line each, and make bench exit with status 1; bench compare exits
+// with 2 when it finds a regression.
 package main
 
 import (
@@ -20,13 +21,14 @@ func main() {
 }
 
 func newApp() *cli.App {
-	return &cli.App{
-		Name:  "bench",
+	app := &cli.App{
+		Name:    "bench",
+		Version: version(),
 		Usage: "benchmark Hadoop cluster schedulers on realistic MapReduce workloads",
 		Description: "bench synthesizes SWIM-style workloads from the Facebook 2009/2010 traces (generate),\n" +
 			"summarizes them (inspect), replays them on a modelled Hadoop 1.x cluster under a\n" +
 			"scheduling policy (replay) and reproduces the HFSP paper's experiments.\n" +
-			"Traces and results are Arrow IPC files; see the README for their schemas.",
+			"Traces and results are Arrow IPC files; see the README for their schemas.\n\n" + exitHelp,
 		Commands: []*cli.Command{
 			generateCommand(),
 			inspectCommand(),
@@ -41,4 +43,6 @@ func newApp() *cli.App {
 		HideHelpCommand: false,
 		Suggest:         true,
 	}
+	usageConventions(app)
+	return app
 }

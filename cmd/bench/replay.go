@@ -71,11 +71,25 @@ func policyFlags() []cli.Flag {
 	var fl []cli.Flag
 	for _, p := range schedulers.Policies() {
 		for _, o := range p.Options {
-			fl = append(fl, &cli.StringFlag{Name: p.Name + "." + o.Name, Value: o.Default,
-				Usage: fmt.Sprintf("[%s] %s", p.Name, o.Usage), Category: "policy options"})
+			name, usage := p.Name+"."+o.Name, fmt.Sprintf("[%s] %s", p.Name, o.Usage)
+			if o.Default == "true" || o.Default == "false" {
+				// A real boolean: --fair.preemption, --fair.load-cap=false.
+				fl = append(fl, &cli.BoolFlag{Name: name, Value: o.Default == "true", Usage: usage, Category: "policy options"})
+				continue
+			}
+			fl = append(fl, &cli.StringFlag{Name: name, Value: o.Default, Usage: usage, Category: "policy options"})
 		}
 	}
 	return fl
+}
+
+// unexpectedArg explains a stray argument; a "true" or "false" is most
+// likely the value of a boolean option given after a space.
+func unexpectedArg(cmd, arg, hint string) error {
+	if arg == "true" || arg == "false" {
+		return fmt.Errorf("%s: unexpected argument %q: a boolean flag takes its value after '=' (--fair.preemption=%s), or alone for true", cmd, arg, arg)
+	}
+	return fmt.Errorf("%s: unexpected argument %q%s", cmd, arg, hint)
 }
 
 // policyValues gathers the options of policy name: defaults, then the
@@ -163,7 +177,7 @@ func schedulerList(c *cli.Context) ([]string, error) {
 
 func runReplay(c *cli.Context) error {
 	if c.NArg() > 0 {
-		return fmt.Errorf("replay: unexpected argument %q (the trace goes in --trace)", c.Args().First())
+		return unexpectedArg("replay", c.Args().First(), " (the trace goes in --trace)")
 	}
 	format, err := results.ParseFormat(c.String("format"))
 	if err != nil {

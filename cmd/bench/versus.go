@@ -91,7 +91,7 @@ func parseSeeds(s string) ([]uint64, error) {
 
 func runVersus(c *cli.Context) error {
 	if c.NArg() > 0 {
-		return fmt.Errorf("versus: unexpected argument %q", c.Args().First())
+		return unexpectedArg("versus", c.Args().First(), "; every input is a flag")
 	}
 	base, cand := c.String("baseline"), c.String("candidate")
 	for _, f := range []string{"baseline", "candidate"} {
