@@ -24,7 +24,7 @@ func newApp() *cli.App {
 	app := &cli.App{
 		Name:    "bench",
 		Version: version(),
-		Usage: "benchmark Hadoop cluster schedulers on realistic MapReduce workloads",
+		Usage:   "benchmark Hadoop cluster schedulers on realistic MapReduce workloads",
 		Description: "bench synthesizes SWIM-style workloads from the Facebook 2009/2010 traces (generate),\n" +
 			"summarizes them (inspect), replays them on a modelled Hadoop 1.x cluster under a\n" +
 			"scheduling policy (replay) and reproduces the HFSP paper's experiments.\n" +
