@@ -16,13 +16,17 @@ const exitHelp = "Exit status: 0 success; 1 error (bad input, a failed run: one 
 	"the flag or file and what was expected); 2 a regression found by bench compare."
 
 // version is the module version and the VCS revision the binary was built
-// from: "(devel) 0123abcd…+dirty" for a build of a checkout.
+// from: "(devel), revision 0123abcd…+dirty" for a build of a checkout.
 func version() string {
 	v := "(devel)"
 	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
 		v = info.Main.Version
 	}
-	return v + " " + run.CodeVersion()
+	rev := run.CodeVersion()
+	if rev == "unknown" {
+		return v + ", revision unknown (built without VCS stamping: go run, or -buildvcs=false)"
+	}
+	return v + ", revision " + rev
 }
 
 // usageConventions applies the command-line conventions to every command:
