@@ -140,13 +140,18 @@ func replayCommand() *cli.Command {
 	flags = append(flags, policyFlags()...)
 	return &cli.Command{
 		Name:      "replay",
-		Usage:     "replay a trace on the modelled cluster under one policy",
+		Usage:     "replay a trace on the modelled cluster under one policy, or several side by side",
 		ArgsUsage: " ",
 		Description: "Replays every job of the trace on a Hadoop 1.x cluster model and prints a summary.\n" +
 			"With --out, writes per-job, per-task and occupancy results as Arrow files; task and occupancy\n" +
 			"rows go to disk as the replay runs (a batch of them in memory), so a day of a 3,000-node\n" +
 			"cluster needs under 1 GiB. The files appear together once all are complete: an interrupted run\n" +
-			"never leaves a half-written file under a result's name.\n\nPolicies:\n" + policyList(),
+			"never leaves a half-written file under a result's name.\n\n" +
+			"--scheduler takes one policy (default fifo, Hadoop's default) or several, comma-separated: each is\n" +
+			"replayed in turn on the same trace and cluster, the summaries are printed side by side, and with\n" +
+			"--out DIR each policy's results go to DIR/<policy>. The median is the mean of the two middle\n" +
+			"sojourns for an even count, the p95 the nearest rank, as in summary.json and the reports.\n" +
+			"Boolean policy options are flags: --fair.preemption, or --fair.preemption=false.\n\nPolicies:\n" + policyList(),
 		Flags:  flags,
 		Action: runReplay,
 	}
