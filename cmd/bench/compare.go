@@ -32,7 +32,9 @@ func compareCommand() *cli.Command {
 			"when both sides replayed the same traces; seeded, so the table is reproducible).\n\n" +
 			"A metric regresses when it is worse (higher, or lower for local) by more than --threshold and its\n" +
 			"interval excludes no change; a baseline group missing from the candidate is a regression too.\n" +
-			"Exit status: 0 no regression, 2 regressions (after printing the table), 1 any other error.",
+			"Exit status: 0 no regression, 2 regressions (after printing the table), 1 any other error.\n\n" +
+			"bench compare compares each policy with itself across two sweeps (two commits, two settings).\n" +
+			"To compare one policy with another on the same workloads, use bench versus.",
 		Flags: []cli.Flag{
 			&cli.Float64Flag{Name: "threshold", Value: 5, Usage: "regression threshold, in `percent` of the baseline's figure"},
 			&cli.Float64Flag{Name: "level", Value: 0.95, Usage: "confidence level of the intervals"},
