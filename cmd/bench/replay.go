@@ -100,6 +100,9 @@ func policyValues(c *cli.Context, name string) (map[string]string, error) {
 			vals[o.Name] = c.String(f)
 		}
 	}
+	if name == "exec" && c.IsSet("exec") {
+		vals["command"] = c.String("exec")
+	}
 	return vals, nil
 }
 
@@ -120,6 +123,7 @@ func replayCommand() *cli.Command {
 		&cli.StringFlag{Name: "config", Usage: "policy options file: lines of policy.option = value"},
 		&cli.BoolFlag{Name: "tasks", Value: true, Usage: "write tasks.arrow (one row per task segment)"},
 		&cli.BoolFlag{Name: "occupancy", Value: true, Usage: "write occupancy.arrow (per-job slot occupancy series)"},
+		&cli.StringFlag{Name: "exec", Usage: "with --scheduler exec: the policy's `COMMAND` (shorthand of --exec.command), a child process speaking the exec protocol (see below)"},
 		&cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile of the replay to `FILE` (go tool pprof)"},
 	}
 	flags = append(flags, clusterFlags()...)
