@@ -199,13 +199,13 @@ func (x *Exec) handshake(v *replay.View) error {
 	if err := m.parse(line); err != nil {
 		return badLine(line, "malformed ready message (%v)", err)
 	}
+	x.name = m.Name
 	switch {
 	case m.Type != "ready":
 		return badLine(line, `want the "ready" message`)
 	case m.Protocol != Version:
 		return badLine(line, "the policy speaks protocol %d, this engine %d", m.Protocol, Version)
 	}
-	x.name = m.Name
 	for _, k := range keys {
 		if !contains(m.Options, k) {
 			return fmt.Errorf("takes no option %q (its options: %s)", k, strings.Join(m.Options, ", "))
