@@ -71,6 +71,18 @@ class Heartbeat:
         self.free[k] -= 1
         self.demand[k] -= 1
 
+    def launch_best(self, job, kind, max_locality="off-rack"):
+        """Launch the task of job the engine's picker offers on this node:
+        what pending_map (at max_locality or better) or pending_reduce would
+        answer, without the round trip. The job must have one (an error
+        ends the run otherwise); the policy learns which from the
+        task-started event."""
+        self._actions.append({"op": "launch_best", "job": job, "kind": kind,
+                              "max_locality": max_locality})
+        k = KIND_INDEX[kind]
+        self.free[k] -= 1
+        self.demand[k] -= 1
+
     def resume(self, job, kind, task):
         """Resume a task suspended on this node in a free slot."""
         self._actions.append({"op": "resume", "job": job, "kind": kind, "task": task})
@@ -176,13 +188,14 @@ class Policy:
 
 
 class _Conn:
+    """The two pipes, in binary: one write and one flush per message."""
+
     def __init__(self, inp, out):
-        self.inp = inp
-        self.out = out
+        self.inp = getattr(inp, "buffer", inp)
+        self.out = getattr(out, "buffer", out)
 
     def send(self, msg):
-        self.out.write(_dumps(msg))
-        self.out.write("\n")
+        self.out.write(_dumps(msg).encode() + b"\n")
         self.out.flush()
 
     def recv(self):

@@ -368,6 +368,24 @@ func (x *Exec) apply(hb *replay.Heartbeat, a action, line []byte) error {
 	}
 	t := replay.TaskRef{Job: a.Job, Kind: k, Index: a.Task}
 	var err error
+	if a.Op == "launch_best" {
+		if a.Job < 0 || int(a.Job) >= hb.Jobs() || !hb.Job(a.Job).Arrived() {
+			return x.fail(badLine(line, "launch_best: job %d has not arrived", a.Job))
+		}
+		worst, ok := parseLocality(a.MaxLocality)
+		if !ok {
+			return x.fail(badLine(line, "launch_best: max_locality %q is not node-local, rack-local or off-rack", a.MaxLocality))
+		}
+		if k == replay.Map {
+			t.Index, _, ok = hb.PendingMap(a.Job, hb.Node(), worst)
+		} else {
+			t.Index, ok = hb.PendingReduce(a.Job)
+		}
+		if !ok {
+			return x.fail(badLine(line, "launch_best: job %d has no %s to launch here (at %s or better)", a.Job, k, worst))
+		}
+		a.Op = "launch"
+	}
 	switch a.Op {
 	case "launch":
 		err = hb.Launch(t)
@@ -378,7 +396,7 @@ func (x *Exec) apply(hb *replay.Heartbeat, a action, line []byte) error {
 	case "resume":
 		err = hb.Resume(t)
 	default:
-		return x.fail(badLine(line, "unknown action %q (want launch, kill, suspend or resume)", a.Op))
+		return x.fail(badLine(line, "unknown action %q (want launch, launch_best, kill, suspend or resume)", a.Op))
 	}
 	if err != nil {
 		x.fail(err)

@@ -33,12 +33,15 @@ type reply struct {
 	MaxLocality string `json:"max_locality"`
 }
 
-// action is one of launch, kill, suspend or resume of a task.
+// action is one of launch, kill, suspend or resume of a task, or
+// launch_best: launch the task the engine's picker offers (what a
+// pending_map or pending_reduce query would answer).
 type action struct {
-	Op   string `json:"op"`
-	Job  int32  `json:"job"`
-	Kind string `json:"kind"`
-	Task int32  `json:"task"`
+	Op          string `json:"op"`
+	Job         int32  `json:"job"`
+	Kind        string `json:"kind"`
+	Task        int32  `json:"task"`
+	MaxLocality string `json:"max_locality"`
 }
 
 // parse decodes line into r, reset first. Missing numbers are -1, so that

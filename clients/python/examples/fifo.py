@@ -6,6 +6,10 @@ while slots are free. Its results are byte-identical to fifo-minimal's.
 
     bin/bench replay --trace fb2009.arrow --scheduler exec \\
         --exec 'python3 clients/python/examples/fifo.py'
+
+Option picks: "engine" (the default) launches with launch_best, one round
+trip per heartbeat; "query" asks pending_map or pending_reduce for each
+task, then launches it, one round trip per task (--exec.args picks=query).
 """
 
 import os
@@ -18,9 +22,13 @@ from sojourn_policy import MAP, REDUCE, Jobs, Policy, Subset, run  # noqa: E402
 
 class FIFO(Policy):
     name = "fifo-minimal"
+    options = {"picks": "engine"}
     skip_idle = True  # it does nothing on a node with nothing to launch
 
     def start(self, hello):
+        if self.options["picks"] not in ("engine", "query"):
+            raise SystemExit("fifo: picks %r is not engine or query" % self.options["picks"])
+        self.query = self.options["picks"] == "query"
         self.jobs = Jobs()
         key = lambda j: (-self.jobs[j].priority, j)  # noqa: E731
         self.wants = {MAP: Subset(key), REDUCE: Subset(key)}
@@ -42,8 +50,11 @@ class FIFO(Policy):
             j = self.wants[MAP].first(jobs, MAP)
             if j is None:
                 break
-            t, _ = hb.pending_map(j)
-            hb.launch(j, MAP, t)
+            if self.query:
+                t, _ = hb.pending_map(j)
+                hb.launch(j, MAP, t)
+            else:
+                hb.launch_best(j, MAP)
             jobs.launched(j, MAP)
         # Resume the tasks suspended here while slots of their kind are free.
         resumed = True
@@ -58,8 +69,10 @@ class FIFO(Policy):
             j = self.wants[REDUCE].first(jobs, REDUCE)
             if j is None:
                 break
-            t = hb.pending_reduce(j)
-            hb.launch(j, REDUCE, t)
+            if self.query:
+                hb.launch(j, REDUCE, hb.pending_reduce(j))
+            else:
+                hb.launch_best(j, REDUCE)
             jobs.launched(j, REDUCE)
 
 

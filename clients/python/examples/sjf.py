@@ -60,11 +60,7 @@ class SJF(Policy):
                 j = wants.first(jobs, kind)
                 if j is None:
                     break
-                if kind == MAP:
-                    t, _ = hb.pending_map(j)
-                else:
-                    t = hb.pending_reduce(j)
-                hb.launch(j, kind, t)
+                hb.launch_best(j, kind)  # as pending_map or pending_reduce picks
                 jobs.launched(j, kind)
 
 
