@@ -17,6 +17,7 @@ import (
 	"sojourn/results"
 	"sojourn/run"
 	"sojourn/schedulers"
+	execpolicy "sojourn/schedulers/exec"
 )
 
 // clusterFlags are the cluster-model flags shared by replay and the
@@ -123,7 +124,7 @@ func replayCommand() *cli.Command {
 		&cli.StringFlag{Name: "config", Usage: "policy options file: lines of policy.option = value"},
 		&cli.BoolFlag{Name: "tasks", Value: true, Usage: "write tasks.arrow (one row per task segment)"},
 		&cli.BoolFlag{Name: "occupancy", Value: true, Usage: "write occupancy.arrow (per-job slot occupancy series)"},
-		&cli.StringFlag{Name: "exec", Usage: "with --scheduler exec: the policy's `COMMAND` (shorthand of --exec.command), a child process speaking the exec protocol (see below)"},
+		&cli.StringFlag{Name: "exec", Usage: "with --scheduler exec: the policy's `COMMAND` (shorthand of --exec.command), a child process speaking the exec protocol (see above)"},
 		&cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile of the replay to `FILE` (go tool pprof)"},
 	}
 	flags = append(flags, clusterFlags()...)
@@ -136,7 +137,8 @@ func replayCommand() *cli.Command {
 			"With --out, writes per-job, per-task and occupancy results as Arrow files; task and occupancy\n" +
 			"rows go to disk as the replay runs (a batch of them in memory), so a day of a 3,000-node\n" +
 			"cluster needs under 1 GiB. The files appear together once all are complete: an interrupted run\n" +
-			"never leaves a half-written file under a result's name.\n\nPolicies:\n" + policyList(),
+			"never leaves a half-written file under a result's name.\n\nPolicies:\n" + policyList() +
+			"\n" + execpolicy.Help,
 		Flags:  flags,
 		Action: runReplay,
 	}
