@@ -54,8 +54,14 @@ func testClient(mode string) int {
 	case "exit-ready":
 		fmt.Fprintln(os.Stderr, "client: giving up")
 		return 2
+	case "preempt", "preempt-off":
+		send(`{"type":"ready","protocol":1,"name":"go-` + mode + `","preempts":true}`)
 	default:
 		send(`{"type":"ready","protocol":1,"name":"go-` + mode + `","options":["greeting"],"skip_idle":true}`)
+	}
+	final := `]}`
+	if mode == "preempt-off" {
+		final = `],"busy":false}`
 	}
 	if mode == "bench" {
 		// Answer every line with an empty decision, as fast as it can.
@@ -124,6 +130,6 @@ func testClient(mode string) int {
 				}
 			}
 		}
-		send(`{"actions":[` + strings.Join(acts, ",") + `]}`)
+		send(`{"actions":[` + strings.Join(acts, ",") + final)
 	}
 }

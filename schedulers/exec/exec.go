@@ -290,7 +290,9 @@ func (x *Exec) Close() error {
 // the handshake that it preempts gets busy heartbeats until it says, at
 // the end of a decision, that it wants none ("busy": false), and again
 // once it says it wants them.
-func (x *Exec) WantsBusyHeartbeats(*replay.View) bool { return x.preempts && x.busy && x.err == nil }
+func (x *Exec) WantsBusyHeartbeats(*replay.View) bool {
+	return x.preempts && x.busy && x.err == nil && x.c != nil && !x.c.done
+}
 
 // idle reports that a heartbeat offers nothing to do: no kind has both a
 // free slot and a task waiting, and nothing is suspended on the node.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -73,6 +74,39 @@ func TestGoClient(t *testing.T) {
 	}
 	if stderr.Len() > 0 {
 		t.Errorf("stderr: %s", stderr)
+	}
+}
+
+// TestBusyHeartbeats: nodes with no free slot heartbeat only for a child
+// that said it preempts, and only while it wants them; the choice changes
+// the heartbeats, not what the same decisions do.
+func TestBusyHeartbeats(t *testing.T) {
+	run := func(mode string) *replay.Result {
+		x, _ := build(t, mode, nil)
+		r, err := replay.Run(small(t), x, cluster)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := x.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := x.WantsBusyHeartbeats(nil), false; got != want {
+			t.Errorf("%s: WantsBusyHeartbeats after the run %v", mode, got)
+		}
+		return r
+	}
+	plain, busy, off := run("ok"), run("preempt"), run("preempt-off")
+	t.Logf("heartbeats: %d plain, %d with busy heartbeats, %d once turned off", plain.Stats.Heartbeats, busy.Stats.Heartbeats, off.Stats.Heartbeats)
+	if busy.Stats.Heartbeats <= plain.Stats.Heartbeats {
+		t.Errorf("a preempting child got %d heartbeats, a plain one %d", busy.Stats.Heartbeats, plain.Stats.Heartbeats)
+	}
+	if off.Stats.Heartbeats >= busy.Stats.Heartbeats {
+		t.Errorf("busy heartbeats turned off: %d heartbeats, on: %d", off.Stats.Heartbeats, busy.Stats.Heartbeats)
+	}
+	for _, r := range []*replay.Result{busy, off} {
+		if !reflect.DeepEqual(r.Jobs, plain.Jobs) {
+			t.Errorf("the same decisions gave other results")
+		}
 	}
 }
 
