@@ -22,6 +22,12 @@ func init() {
 	}
 }
 
+// benchAnswers are the decisions of the benchmark's clients, by mode.
+var benchAnswers = map[string]string{
+	"bench":        `{"actions":[]}`,
+	"bench-launch": `{"actions":[{"op":"launch","job":12,"kind":"map","task":7}]}`,
+}
+
 // testClient is a minimal Go policy: it launches the first task the
 // engine offers on each heartbeat (a map, else a reduce), unless its mode
 // says to break the protocol.
@@ -63,13 +69,13 @@ func testClient(mode string) int {
 	if mode == "preempt-off" {
 		final = `],"busy":false}`
 	}
-	if mode == "bench" {
-		// Answer every line with an empty decision, as fast as it can.
+	if answer, ok := benchAnswers[mode]; ok {
+		// Answer every line with the same decision, as fast as it can.
 		for {
 			if _, err := in.ReadSlice('\n'); err != nil {
 				return 0
 			}
-			send(`{"actions":[]}`)
+			send(answer)
 		}
 	}
 	jobs := map[int]bool{} // arrived and not finished

@@ -294,6 +294,9 @@ func (x *Exec) WantsBusyHeartbeats(*replay.View) bool {
 	return x.preempts && x.busy && x.err == nil && x.c != nil && !x.c.done
 }
 
+// emptyDecision is a decision with no action, as clients usually write it.
+const emptyDecision = `{"actions":[]}`
+
 // idle reports that a heartbeat offers nothing to do: no kind has both a
 // free slot and a task waiting, and nothing is suspended on the node.
 func idle(hb *replay.Heartbeat) bool {
@@ -334,6 +337,9 @@ func (x *Exec) OnHeartbeat(hb *replay.Heartbeat) error {
 		line, err := x.c.readLine()
 		if err != nil {
 			return x.fail(err)
+		}
+		if string(line) == emptyDecision {
+			return nil // the common answer, without the decoder
 		}
 		m := &x.msg
 		if err := m.parse(line); err != nil {

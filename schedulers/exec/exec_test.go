@@ -203,11 +203,18 @@ func TestSplitCommand(t *testing.T) {
 }
 
 // BenchmarkDecision measures one decision through the pipes: the engine
-// writes a heartbeat with two events, the child (this binary, mode bench)
-// answers with no action, the engine reads and decodes the answer. Run on
-// one core: taskset -c 0 go test -bench Decision -cpu 1 ./schedulers/exec
+// writes a heartbeat with two events, the child (this binary) answers, the
+// engine reads the answer and decodes it. The child answers with no action
+// (empty), which the engine recognises without decoding, or with one
+// launch (launch), decoded. Run on one core:
+// taskset -c 0 go test -run NONE -bench Decision -cpu 1 ./schedulers/exec
 func BenchmarkDecision(b *testing.B) {
-	b.Setenv(clientEnv, "bench")
+	b.Run("empty", func(b *testing.B) { benchDecision(b, "bench") })
+	b.Run("launch", func(b *testing.B) { benchDecision(b, "bench-launch") })
+}
+
+func benchDecision(b *testing.B, mode string) {
+	b.Setenv(clientEnv, mode)
 	c, err := startChild([]string{os.Args[0]}, os.Stderr, 30*time.Second)
 	if err != nil {
 		b.Fatal(err)
@@ -233,8 +240,10 @@ func BenchmarkDecision(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := r.parse(line); err != nil {
-			b.Fatal(err)
+		if string(line) != emptyDecision {
+			if err := r.parse(line); err != nil || len(r.Actions) != 1 {
+				b.Fatal(err)
+			}
 		}
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "decisions/s")
