@@ -60,11 +60,14 @@ func startChild(argv []string, stderr io.Writer, timeout time.Duration) (*child,
 		return nil, err
 	}
 	c := &child{cmd: cmd, in: in, out: out, timeout: timeout,
-		w: bufio.NewWriterSize(in, 64<<10), r: bufio.NewReaderSize(out, 64<<10)}
+		w: bufio.NewWriterSize(in, 64<<10), r: bufio.NewReaderSize(out, maxLine)}
 	c.watchdog = time.AfterFunc(time.Hour, c.expire)
 	c.watchdog.Stop()
 	return c, nil
 }
+
+// maxLine is the longest line the engine reads from the child.
+const maxLine = 1 << 20
 
 // blockingPipe is os.Pipe with both ends in blocking mode: a read is one
 // system call, with no round through the runtime's poller, which halves

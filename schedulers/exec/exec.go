@@ -59,6 +59,7 @@ type Exec struct {
 	events   []byte
 	nevents  int
 	left     int // unfinished jobs
+	now      replay.Time
 	out      []byte
 	msg      reply
 	err      error
@@ -236,6 +237,7 @@ func (x *Exec) OnEvent(ev replay.Event, v *replay.View) {
 	}
 	x.events = appendEvent(x.events, ev, v)
 	x.nevents++
+	x.now = ev.Time
 	if ev.Kind == replay.JobFinished {
 		if x.left--; x.left == 0 {
 			x.end(v.Now(), "")
@@ -280,7 +282,7 @@ func (x *Exec) Close() error {
 		if x.err != nil {
 			x.c.kill()
 		} else {
-			x.end(-1, "the run ended before its last job finished")
+			x.end(x.now, "the run ended before its last job finished")
 		}
 	}
 	return x.err
@@ -320,6 +322,7 @@ func (x *Exec) OnHeartbeat(hb *replay.Heartbeat) error {
 		return nil
 	}
 	n := hb.Node()
+	x.now = hb.Now()
 	b := append(x.out[:0], `{"type":"heartbeat"`...)
 	b = appendKV(b, "time", int64(hb.Now()))
 	b = appendKV(b, "node", int64(n))
