@@ -14,8 +14,9 @@ import (
 // TestPythonExamples replays the paper workloads under the Python client's
 // example policies (clients/python/examples) and requires results equal,
 // job by job and task segment by task segment, to the built-in policies
-// they mirror: fifo.py to fifo-minimal (with either way of picking tasks)
-// and sjf.py to sjf.
+// they mirror: fifo.py to fifo-minimal (with either way of picking tasks),
+// as fifo_env.py, the same policy on the reset/step interface, and sjf.py
+// to sjf.
 func TestPythonExamples(t *testing.T) {
 	if _, err := osexec.LookPath("python3"); err != nil {
 		t.Skip("python3 is not installed: the Python client's examples are not checked")
@@ -25,6 +26,7 @@ func TestPythonExamples(t *testing.T) {
 	}{
 		{"fb2009", "fifo.py", "", "fifo-minimal"},
 		{"fb2009", "fifo.py", "picks=query", "fifo-minimal"},
+		{"fb2009", "fifo_env.py", "", "fifo-minimal"},
 		{"fb2009", "sjf.py", "", "sjf"},
 		{"fb2009", "sjf.py", "size=tasks", "sjf"},
 		{"fb2010", "fifo.py", "", "fifo-minimal"},

@@ -41,8 +41,8 @@ class Heartbeat:
     """One decision point: a node reporting in with free slots.
 
     time (µs of simulated time), node, free and demand ([map, reduce]) and
-    suspended (tasks suspended on the node, as {"job", "kind", "task"}) are
-    the engine's message. free and demand are kept up to date by this
+    suspended (tasks suspended on the node, as {"job", "kind", "task"}, in
+    the engine's order) are the engine's message. free and demand are kept up to date by this
     client's launch and resume, as the engine's own counts would be; after
     a kill or a suspension, ask cluster() or node() for exact counts.
     """
@@ -87,8 +87,14 @@ class Heartbeat:
         """Resume a task suspended on this node in a free slot."""
         self._actions.append({"op": "resume", "job": job, "kind": kind, "task": task})
         self.free[KIND_INDEX[kind]] -= 1
-        self.suspended = [s for s in self.suspended
-                          if (s["job"], s["kind"], s["task"]) != (job, kind, task)]
+        # As the engine does: the last suspended task takes the place of
+        # the resumed one, so the list stays in the engine's order.
+        sus = self.suspended
+        for i, s in enumerate(sus):
+            if s["job"] == job and s["kind"] == kind and s["task"] == task:
+                sus[i] = sus[-1]
+                sus.pop()
+                break
 
     def suspend(self, job, kind, task):
         """Suspend a task running on this node; it keeps its progress."""
