@@ -24,6 +24,7 @@ type reply struct {
 
 	Actions []action `json:"actions"`
 	Busy    *bool    `json:"busy"`
+	busy    bool     // where fastParse points Busy
 
 	Query       string `json:"query"`
 	Job         int32  `json:"job"`
@@ -45,16 +46,30 @@ type action struct {
 }
 
 // parse decodes line into r, reset first. Missing numbers are -1, so that
-// a forgotten field is an error, not job 0.
+// a forgotten field is an error, not job 0. The usual lines take the fast
+// path (fastParse); the others go through encoding/json.
 func (r *reply) parse(line []byte) error {
-	acts := r.Actions[:0]
-	*r = reply{Job: -1, Node: -1, Task: -1, Actions: acts}
-	for i := range acts[:cap(acts)] {
-		acts[:cap(acts)][i] = action{Job: -1, Task: -1}
+	r.reset()
+	if r.fastParse(line) {
+		return nil
 	}
-	if err := json.Unmarshal(line, r); err != nil {
+	r.reset()
+	return json.Unmarshal(line, r)
+}
+
+// reset empties r, keeping the actions' storage.
+func (r *reply) reset() {
+	*r = reply{Job: -1, Node: -1, Task: -1, Actions: r.Actions[:0]}
+}
+
+// UnmarshalJSON decodes an action whose missing numbers are -1.
+func (a *action) UnmarshalJSON(b []byte) error {
+	type plain action
+	p := plain{Job: -1, Task: -1}
+	if err := json.Unmarshal(b, &p); err != nil {
 		return err
 	}
+	*a = action(p)
 	return nil
 }
 
