@@ -28,9 +28,17 @@ PROTOCOL = 1
 MAP, REDUCE = "map", "reduce"
 KINDS = (MAP, REDUCE)
 KIND_INDEX = {MAP: 0, REDUCE: 1}
+_LOCALITIES = {x: x for x in ("node-local", "rack-local", "off-rack")}
 
 _dumps = json.JSONEncoder(separators=(",", ":")).encode
-_loads = json.loads
+_decode = json.JSONDecoder().decode
+
+# Actions are kept as JSON text: their fields are integers and names of
+# the protocol, which need no escaping, and joining text is much cheaper
+# than encoding dicts, message after message.
+_ACTION = '{"op":"%s","job":%d,"kind":"%s","task":%d}'
+_LAUNCH_BEST = '{"op":"launch_best","job":%d,"kind":"%s","max_locality":"%s"}'
+_EMPTY = b'{"actions":[]}\n'
 
 
 class ProtocolError(Exception):
@@ -66,7 +74,7 @@ class Heartbeat:
 
     def launch(self, job, kind, task):
         """Launch pending task (job, kind, task) on this node."""
-        self._actions.append({"op": "launch", "job": job, "kind": kind, "task": task})
+        self._actions.append(_ACTION % ("launch", job, KINDS[KIND_INDEX[kind]], task))
         k = KIND_INDEX[kind]
         self.free[k] -= 1
         self.demand[k] -= 1
@@ -77,15 +85,15 @@ class Heartbeat:
         answer, without the round trip. The job must have one (an error
         ends the run otherwise); the policy learns which from the
         task-started event."""
-        self._actions.append({"op": "launch_best", "job": job, "kind": kind,
-                              "max_locality": max_locality})
+        self._actions.append(_LAUNCH_BEST % (job, KINDS[KIND_INDEX[kind]],
+                                             _LOCALITIES[max_locality]))
         k = KIND_INDEX[kind]
         self.free[k] -= 1
         self.demand[k] -= 1
 
     def resume(self, job, kind, task):
         """Resume a task suspended on this node in a free slot."""
-        self._actions.append({"op": "resume", "job": job, "kind": kind, "task": task})
+        self._actions.append(_ACTION % ("resume", job, KINDS[KIND_INDEX[kind]], task))
         self.free[KIND_INDEX[kind]] -= 1
         # As the engine does: the last suspended task takes the place of
         # the resumed one, so the list stays in the engine's order.
@@ -98,13 +106,13 @@ class Heartbeat:
 
     def suspend(self, job, kind, task):
         """Suspend a task running on this node; it keeps its progress."""
-        self._actions.append({"op": "suspend", "job": job, "kind": kind, "task": task})
+        self._actions.append(_ACTION % ("suspend", job, KINDS[KIND_INDEX[kind]], task))
         self.free[KIND_INDEX[kind]] += 1
         self.suspended.append({"job": job, "kind": kind, "task": task})
 
     def kill(self, job, kind, task):
         """Kill a task running or suspended on this node; its work is lost."""
-        self._actions.append({"op": "kill", "job": job, "kind": kind, "task": task})
+        self._actions.append(_ACTION % ("kill", job, KINDS[KIND_INDEX[kind]], task))
 
     def wants_busy_heartbeats(self, yes):
         """For a policy that preempts: whether nodes with no free slot
@@ -116,10 +124,11 @@ class Heartbeat:
     def query(self, name, **fields):
         msg = {"query": name}
         msg.update(fields)
+        text = _dumps(msg)
         if self._actions:
-            msg["actions"] = self._actions
+            text = text[:-1] + ',"actions":[' + ",".join(self._actions) + "]}"
             self._actions = []
-        return self._conn.ask(msg)
+        return self._conn.ask(text)
 
     def pending_map(self, job, max_locality="off-rack", node=None):
         """The best-placed pending map of job for node (this node by
@@ -153,10 +162,13 @@ class Heartbeat:
         return self.query("cluster")
 
     def _final(self):
-        msg = {"actions": self._actions}
+        """The line that ends the decision, as bytes."""
+        if not self._actions and self.busy is None:
+            return _EMPTY
+        text = '{"actions":[' + ",".join(self._actions) + "]"
         if self.busy is not None:
-            msg["busy"] = self.busy
-        return msg
+            text += ',"busy":' + ("true" if self.busy else "false")
+        return (text + "}\n").encode()
 
 
 class Policy:
@@ -201,14 +213,19 @@ class _Conn:
         self.out = getattr(out, "buffer", out)
 
     def send(self, msg):
-        self.out.write(_dumps(msg).encode() + b"\n")
+        """Send msg: a dict, JSON text, or a line of bytes."""
+        if isinstance(msg, dict):
+            msg = _dumps(msg)
+        if isinstance(msg, str):
+            msg = (msg + "\n").encode()
+        self.out.write(msg)
         self.out.flush()
 
     def recv(self):
         line = self.inp.readline()
         if not line:
             return None
-        return _loads(line)
+        return _decode(line.decode())
 
     def ask(self, msg):
         self.send(msg)
