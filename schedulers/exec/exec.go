@@ -184,7 +184,7 @@ func (x *Exec) handshake(v *replay.View) error {
 	b = appendKV(b, "reduce_slots", int64(cfg.ReduceSlots))
 	b = appendKV(b, "heartbeat", int64(v.HeartbeatInterval()))
 	b = appendKV(b, "max_suspended", int64(cfg.MaxSuspendedPerNode))
-	b = appendFloat(b, "slow_start", cfg.SlowStart)
+	b = appendFloat(b, "slow_start", max(cfg.SlowStart, 0)) // negative means 0
 	b = appendFloat(b, "shuffle_bandwidth", cfg.ShuffleBandwidth)
 	b = append(b, '}')
 	b = appendKV(b, "jobs", int64(v.Jobs()))
@@ -315,8 +315,11 @@ func (x *Exec) OnHeartbeat(hb *replay.Heartbeat) error {
 	if x.err != nil {
 		return x.err
 	}
-	if x.c == nil || x.c.done {
+	switch {
+	case x.c == nil:
 		return x.fail(errors.New("the policy's process is not running"))
+	case x.c.done:
+		return nil // the run is over: its last job has finished
 	}
 	if x.skipIdle && idle(hb) {
 		return nil
