@@ -110,6 +110,12 @@ func testClient(mode string) int {
 		case "unknown-query":
 			send(`{"query":"future","job":0}`)
 			continue
+		case "query-no-job":
+			send(`{"query":"job","job":99}`)
+			continue
+		case "launch-best-none":
+			send(`{"actions":[{"op":"launch_best","job":0,"kind":"reduce"}]}`)
+			continue
 		case "exit":
 			fmt.Fprintln(os.Stderr, "client: exiting in the middle of the run")
 			return 1

@@ -127,6 +127,8 @@ func TestErrors(t *testing.T) {
 		{mode: "unknown-action", want: []string{"policy exec at 0.000000s", `unknown action "teleport"`, `line "{\"actions\"`}},
 		{mode: "invalid-launch", want: []string{"invalid action", "policy exec at 0.000000s", "job 0 map 99: no such task"}},
 		{mode: "unknown-query", want: []string{"policy exec at 0.000000s", `unknown query "future"`}},
+		{mode: "query-no-job", want: []string{"policy exec at 0.000000s", `query "job": job 99 has not arrived`}},
+		{mode: "launch-best-none", want: []string{"policy exec at 0.000000s", "launch_best: job 0 has no reduce to launch here"}},
 		{mode: "exit", want: []string{"policy exec at 0.000000s", "the policy's process exited (exit status 1)"}, stderr: "client: exiting in the middle of the run"},
 		{mode: "silent", opts: map[string]string{"timeout": "0.3"}, want: []string{"policy exec at 0.000000s", "no answer within 300ms"}},
 		{mode: "silent-ready", opts: map[string]string{"timeout": "0.3"}, want: []string{"policy exec at 0.000000s", "waiting for ready: no answer within 300ms"}},
