@@ -1,6 +1,7 @@
 package run
 
 import (
+	"io"
 	"time"
 
 	"sojourn/replay"
@@ -39,10 +40,19 @@ type Outcome struct {
 // The files appear together, once all are complete (see results.Stream);
 // a failed run leaves none. Rows not kept in memory go to disk as they
 // come: a day-long trace's would take gigabytes.
-func Replay(c *Cell, dir string, opt Options) (*Outcome, error) {
+func Replay(c *Cell, dir string, opt Options) (o *Outcome, err error) {
 	sched, err := schedulers.New(c.Policy, c.Options)
 	if err != nil {
 		return nil, err
+	}
+	if cl, ok := sched.(io.Closer); ok {
+		// A policy with a process of its own (exec) ends it here, and
+		// reports what went wrong on its side after the last event.
+		defer func() {
+			if cerr := cl.Close(); cerr != nil && err == nil {
+				o, err = nil, cerr
+			}
+		}()
 	}
 	cfg := c.Cluster
 	cfg.RecordTasks = (c.Tasks && dir != "") || c.Keep

@@ -163,7 +163,7 @@ func TestSRPTOnPaperProfiles(t *testing.T) {
 		tr := replaytest.Profile(t, prof)
 		srpt := replaytest.Run(t, tr, build(t, "srpt", nil), replay.Config{Seed: 1}).MeanSojourn()
 		for _, name := range Names() {
-			if name == "srpt" || name == "las" {
+			if name == "srpt" || name == "las" || external(name) {
 				continue // las is slow on fb2010 and reported by TestPoliciesOnPaperProfiles
 			}
 			m := replaytest.Run(t, tr, build(t, name, nil), replay.Config{Seed: 1}).MeanSojourn()

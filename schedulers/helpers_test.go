@@ -5,7 +5,13 @@ import (
 
 	"sojourn/replay"
 	"sojourn/replay/replaytest"
+	"sojourn/schedulers/exec"
 )
+
+// external reports whether a policy runs outside the process (exec needs
+// a command): the tests that run every policy at its defaults skip it, and
+// TestPythonExamples runs it.
+func external(name string) bool { return name == exec.Name }
 
 // build builds the registered policy called name with the given options,
 // failing the test on error.

@@ -11,6 +11,7 @@ import (
 	"sojourn/schedulers/capacity"
 	"sojourn/schedulers/disco"
 	"sojourn/schedulers/easy"
+	"sojourn/schedulers/exec"
 	"sojourn/schedulers/fair"
 	"sojourn/schedulers/fifo"
 	"sojourn/schedulers/hfsp"
@@ -36,6 +37,7 @@ var builtin = []*Policy{
 	&capacity.Policy,
 	&disco.Policy,
 	&easy.Policy,
+	&exec.Policy,
 	&fair.Policy,
 	&fifo.Policy,
 	&minimalFIFO,

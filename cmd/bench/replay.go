@@ -17,6 +17,7 @@ import (
 	"sojourn/results"
 	"sojourn/run"
 	"sojourn/schedulers"
+	execpolicy "sojourn/schedulers/exec"
 )
 
 // clusterFlags are the cluster-model flags shared by replay and the
@@ -114,6 +115,9 @@ func policyValues(c *cli.Context, name string) (map[string]string, error) {
 			vals[o.Name] = c.String(f)
 		}
 	}
+	if name == "exec" && c.IsSet("exec") {
+		vals["command"] = c.String("exec")
+	}
 	return vals, nil
 }
 
@@ -134,6 +138,7 @@ func replayCommand() *cli.Command {
 		&cli.StringFlag{Name: "config", Usage: "policy options file: lines of policy.option = value"},
 		&cli.BoolFlag{Name: "tasks", Value: true, Usage: "write tasks.arrow (one row per task segment)"},
 		&cli.BoolFlag{Name: "occupancy", Value: true, Usage: "write occupancy.arrow (per-job slot occupancy series)"},
+		&cli.StringFlag{Name: "exec", Usage: "with --scheduler exec: the policy's `COMMAND` (shorthand of --exec.command), a child process speaking the exec protocol (see above)"},
 		&cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile of the replay to `FILE` (go tool pprof)"},
 	}
 	flags = append(flags, clusterFlags()...)
@@ -151,7 +156,8 @@ func replayCommand() *cli.Command {
 			"replayed in turn on the same trace and cluster, the summaries are printed side by side, and with\n" +
 			"--out DIR each policy's results go to DIR/<policy>. The median is the mean of the two middle\n" +
 			"sojourns for an even count, the p95 the nearest rank, as in summary.json and the reports.\n" +
-			"Boolean policy options are flags: --fair.preemption, or --fair.preemption=false.\n\nPolicies:\n" + policyList(),
+			"Boolean policy options are flags: --fair.preemption, or --fair.preemption=false.\n\nPolicies:\n" + policyList() +
+			"\n" + execpolicy.Help,
 		Flags:  flags,
 		Action: runReplay,
 	}

@@ -1,0 +1,64 @@
+package exec
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// TestFastParse: whatever the fast path decodes, it decodes as
+// encoding/json does; and it leaves to encoding/json what it cannot.
+func TestFastParse(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		fast bool
+	}{
+		{`{"actions":[]}`, true},
+		{`{}`, true},
+		{` { "actions" : [ { "op" : "launch" , "job" : 3 , "kind" : "map" , "task" : 7 } ] } `, true},
+		{`{"actions":[{"op":"launch","job":3,"kind":"map","task":7},{"op":"launch_best","job":4,"kind":"reduce","max_locality":"rack-local"}],"busy":false}`, true},
+		{`{"query":"pending_map","job":1,"node":-1,"max_locality":"off-rack","actions":[{"op":"kill","job":0,"kind":"reduce","task":2147483647}]}`, true},
+		{`{"query":"task","job":1,"kind":"map","task":0,"busy":true}`, true},
+		{`{"query":"future","job":0}`, true},
+		{`{"actions":[{}]}`, true},
+		{`{"query":"job","job":1,"job":2}`, true},
+		{`{"actions":[{"op":"launch","job":3.5}]}`, false},
+		{`{"actions":[{"op":"launch","job":2147483648}]}`, false},
+		{`{"actions":[{"op":"launch","job":-2147483649}]}`, false},
+		{`{"actions":[{"op":"launch","job":07}]}`, false},
+		{`{"actions":[{"op":"la\u0075nch","job":1}]}`, false},
+		{`{"actions":null}`, false},
+		{`{"actions":[{"op":"launch","note":"x"}]}`, false},
+		{`{"type":"ready","protocol":1}`, false},
+		{`{"actions":[{"op":"launch",`, false},
+		{`{"actions":[]} x`, false},
+		{`{"busy":tru}`, false},
+		{`{"query":"n√de"}`, false},
+	} {
+		var fast, slow reply
+		fast.reset()
+		ok := fast.fastParse([]byte(c.line))
+		if ok != c.fast {
+			t.Errorf("%s: fast path %v, want %v", c.line, ok, c.fast)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		slow.reset()
+		if err := json.Unmarshal([]byte(c.line), &slow); err != nil {
+			t.Errorf("%s: fast path took a line encoding/json refuses: %v", c.line, err)
+			continue
+		}
+		if (fast.Busy == nil) != (slow.Busy == nil) || fast.Busy != nil && *fast.Busy != *slow.Busy {
+			t.Errorf("%s: busy %v, encoding/json %v", c.line, fast.Busy, slow.Busy)
+		}
+		fast.Busy, slow.Busy, fast.busy = nil, nil, false
+		if len(fast.Actions) == 0 && len(slow.Actions) == 0 {
+			fast.Actions, slow.Actions = nil, nil
+		}
+		if !reflect.DeepEqual(fast, slow) {
+			t.Errorf("%s:\nfast %+v\njson %+v", c.line, fast, slow)
+		}
+	}
+}
