@@ -20,6 +20,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"replay", "--trace", "x", "--nodes", "many"}, `bench: replay: invalid value "many" for flag --nodes: parse error; see bench replay --help`},
 		{[]string{"replay", "--trace", "x", "--bogus"}, "bench: replay: flag provided but not defined: --bogus; see bench replay --help"},
 		{[]string{"replay", "--trace", "x", "--scheduler", "hfsp", "--fair.preemption"}, "bench: --fair.preemption: an option of fair, which is not selected (hfsp)"},
+		{[]string{"replay", "--trace", "x", "--scheduler", "hfsp", "--exec", "python3 p.py"}, "bench: --exec: the command of the exec policy, which is not selected (hfsp)"},
 		{[]string{"replay", "--trace", "x", "--scheduler", "fair", "--fair.preemption", "true"}, `bench: replay: unexpected argument "true": a boolean flag takes its value after '=' (--fair.preemption=true), or alone for true`},
 		{[]string{"versus", "--candidate", "hfsp"}, "bench: versus: required flag --baseline missing; see bench versus --help"},
 		{[]string{"nonsense"}, `bench: unknown command "nonsense"; see bench --help`},

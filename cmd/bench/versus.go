@@ -208,6 +208,9 @@ func unselectedOptions(c *cli.Context, selected ...string) error {
 	for _, s := range selected {
 		sel[s] = true
 	}
+	if !sel["exec"] && c.IsSet("exec") {
+		return fmt.Errorf("--exec: the command of the exec policy, which is not selected (%s)", strings.Join(selected, ", "))
+	}
 	for _, p := range schedulers.Policies() {
 		if sel[p.Name] {
 			continue
