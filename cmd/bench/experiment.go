@@ -96,8 +96,8 @@ func runExperiments(c *cli.Context) error {
 	switch f, err := results.ParseFormat(c.String("format")); {
 	case err != nil:
 		return fmt.Errorf("--%v", err)
-	case f == results.Parquet:
-		env.Convert = results.ConvertDir // result tables only; traces stay Arrow
+	case f != results.Arrow:
+		env.Convert = func(dir string) error { return results.ConvertDirTo(dir, f) } // result tables only; traces stay Arrow
 	}
 	start := time.Now()
 	for _, ex := range todo {
