@@ -31,9 +31,9 @@ type Cell struct {
 	// the jobs' workload column); empty means TraceFile's base name
 	// without its extension.
 	Workload string
-	Policy    string
-	Options   map[string]string // policy options; unset ones take defaults
-	Cluster   replay.Config
+	Policy   string
+	Options  map[string]string // policy options; unset ones take defaults
+	Cluster  replay.Config
 	// Labels are the cell's coordinates in its sweep (e.g. "alpha": "0.3"),
 	// recorded in the result metadata as label.*.
 	Labels map[string]string
