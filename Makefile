@@ -92,8 +92,9 @@ compare: build
 	$(BENCH) compare --threshold $(THRESHOLD) $(BASELINE) $(OUT)/suite/summary.json
 
 # Read a trace and results with readers this project did not write
-# (apache-arrow for JavaScript, hyparquet) and check row counts and mean
-# sojourns against bench's own figures. Needs node >= 20 and npm.
+# (apache-arrow for JavaScript, hyparquet, DuckDB's Node package) and check
+# row counts and mean sojourns against bench's own figures. Needs node >= 20
+# and npm.
 interop: build
 	cd interop && npm ci --no-audit --no-fund
 	node interop/check.mjs $(BENCH)
