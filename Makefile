@@ -62,6 +62,14 @@ readme-figures: experiments
 	{ echo "# The papers' claims, checked by make experiments (seed $(SEED))"; echo; \
 		cat $(REPORTS)/claims.md; } > docs/claims.md
 
+# Execute docs/notebook.ipynb (Python's standard library and bin/bench; a
+# sweep into $(OUT)/notebook) and store its outputs in it, with
+# docs/run-notebook.py where Jupyter is not installed.
+.PHONY: notebook
+notebook: build
+	rm -rf $(OUT)/notebook
+	python3 docs/run-notebook.py docs/notebook.ipynb
+
 # Removes bin/ and $(OUT), and what the experiments wrote to RESULTS and
 # REPORTS if they were moved elsewhere: their files only, never a folder's
 # other content (results/baseline stays).
