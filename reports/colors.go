@@ -70,9 +70,9 @@ var dashPatterns = [...][]vg.Length{
 
 // look is how one series is drawn.
 type look struct {
-	color  color.RGBA
-	shape  draw.GlyphDrawer
-	dash   int // index in dashPatterns; 0 is solid
+	color color.RGBA
+	shape draw.GlyphDrawer
+	dash  int // index in dashPatterns; 0 is solid
 }
 
 // figureLooks returns the look of every series of f, indexed by panel and
