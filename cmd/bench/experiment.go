@@ -141,6 +141,16 @@ func renderReport(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
+		pages, err := experiments.RunPages(dir, name, &m)
+		if err != nil {
+			return err
+		}
+		for _, p := range pages {
+			if err := reports.WriteRunPage(c.String("reports"), p); err != nil {
+				return err
+			}
+			s.Runs = append(s.Runs, reports.RunLink{Label: p.Dir, Href: reports.RunPagePath(p.Section, p.Dir)})
+		}
 		secs = append(secs, s)
 		seeds[m.Parameters["seed"]], versions[m.CodeVersion] = true, true
 		info.Params = append(info.Params, reports.Param{Key: name,
