@@ -190,3 +190,29 @@ rewrite:
 .PHONY: slurm-check
 slurm-check: build
 	BENCH=$(BENCH) SLURM_CHECK_DIR=$(OUT)/slurm docs/slurm-check.sh
+
+# Open the report in a real browser: make experiments, then
+# interop/browser-check.mjs (playwright-core driving Debian's headless
+# Chromium, /usr/bin/chromium, installed with apt-get when missing) opens
+# $(REPORTS)/index.html and every run page from the file system, fails on a
+# console error, a failed or network request, a missing image, a page
+# wider than its window or a figure wider than its box, checks that a run
+# page's table sorts, and writes screenshots to $(OUT)/browser. Skipped,
+# with a message and exit status 0, when Chromium is missing and cannot be
+# installed (no root, no apt-get, no network). About a minute.
+CHROMIUM ?= /usr/bin/chromium
+
+.PHONY: browser-check
+browser-check: experiments
+	@if [ ! -x "$(CHROMIUM)" ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get > /dev/null; then \
+			echo "browser-check: installing Debian's chromium"; \
+			(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) > $(OUT)/chromium-install.log 2>&1 || true; \
+		fi; \
+	fi; \
+	if [ ! -x "$(CHROMIUM)" ]; then \
+		echo "browser-check: skipped: no Chromium at $(CHROMIUM) and it could not be installed (needs root and apt-get; see $(OUT)/chromium-install.log)"; \
+		exit 0; \
+	fi; \
+	(cd interop && npm ci --no-audit --no-fund) && \
+	CHROMIUM=$(CHROMIUM) node interop/browser-check.mjs $(REPORTS) $(OUT)/browser
