@@ -27,7 +27,7 @@ func experimentList() string {
 
 var reportFlags = []cli.Flag{
 	&cli.StringFlag{Name: "results", Value: filepath.Join("out", "results"), Usage: "directory holding one result directory per experiment"},
-	&cli.StringFlag{Name: "reports", Value: filepath.Join("out", "reports"), Usage: "directory for index.html, figures/, claims.md and tables.md"},
+	&cli.StringFlag{Name: "reports", Value: filepath.Join("out", "reports"), Usage: "directory for index.html, figures/, runs/, claims.md and tables.md"},
 }
 
 func experimentCommand() *cli.Command {
@@ -46,7 +46,8 @@ func experimentCommand() *cli.Command {
 			"Arrow per-job, per-task and occupancy results of every replay, manifest.json (seed, every\n" +
 			"parameter, code version) and section.json (the figure data, tables and the paper's claims).\n" +
 			"Then it redraws the report from every experiment present under --results: <reports>/index.html\n" +
-			"(--reports, default out/reports), figures as PNG and SVG, claims.md and tables.md.\n" +
+			"(--reports, default out/reports), figures as PNG and SVG, claims.md, tables.md and a page per\n" +
+			"replay (runs/<name>/<run>.html: the slots each job held, the per-job table).\n" +
 			"Same seed, same outputs.\n\nExperiments:\n" + experimentList(),
 		Flags:  flags,
 		Action: runExperiments,
@@ -59,8 +60,9 @@ func reportCommand() *cli.Command {
 		Usage:     "redraw the report from the experiments' results",
 		ArgsUsage: " ",
 		Description: "Reads <results>/<experiment>/section.json of every experiment present (--results, default\n" +
-			"out/results) and writes <reports>/index.html, figures/*.png and *.svg, claims.md and tables.md\n" +
-			"(--reports, default out/reports).",
+			"out/results) and writes <reports>/index.html, figures/*.png and *.svg, claims.md, tables.md and\n" +
+			"runs/<experiment>/<run>.html, a page per replay whose jobs.arrow is there (--reports, default\n" +
+			"out/reports).",
 		Flags: reportFlags,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
