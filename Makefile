@@ -76,7 +76,7 @@ notebook: build
 clean:
 	rm -rf bin $(OUT)
 	rm -rf $(addprefix $(RESULTS)/,$(EXPERIMENTS)) $(addprefix $(RESULTS)/.,$(addsuffix .partial,$(EXPERIMENTS)))
-	rm -rf $(REPORTS)/index.html $(REPORTS)/figures $(REPORTS)/claims.md $(REPORTS)/tables.md
+	rm -rf $(REPORTS)/index.html $(REPORTS)/figures $(REPORTS)/runs $(REPORTS)/claims.md $(REPORTS)/tables.md
 
 # Comparing commits (bench compare): the standard suite, FB2009 and FB2010
 # at seed 1 under FIFO, FAIR and HFSP, whose summary is committed as the

@@ -143,15 +143,8 @@ func renderReport(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		pages, err := experiments.RunPages(dir, name, &m)
-		if err != nil {
+		if s.Runs, err = experiments.WriteRunPages(c.String("reports"), dir, name, &m); err != nil {
 			return err
-		}
-		for _, p := range pages {
-			if err := reports.WriteRunPage(c.String("reports"), p); err != nil {
-				return err
-			}
-			s.Runs = append(s.Runs, reports.RunLink{Label: p.Dir, Href: reports.RunPagePath(p.Section, p.Dir)})
 		}
 		secs = append(secs, s)
 		seeds[m.Parameters["seed"]], versions[m.CodeVersion] = true, true
