@@ -62,13 +62,21 @@ readme-figures: experiments
 	{ echo "# The papers' claims, checked by make experiments (seed $(SEED))"; echo; \
 		cat $(REPORTS)/claims.md; } > docs/claims.md
 
+# Execute docs/notebook.ipynb (Python's standard library and bin/bench; a
+# sweep into $(OUT)/notebook) and store its outputs in it, with
+# docs/run-notebook.py where Jupyter is not installed.
+.PHONY: notebook
+notebook: build
+	rm -rf $(OUT)/notebook
+	python3 docs/run-notebook.py docs/notebook.ipynb
+
 # Removes bin/ and $(OUT), and what the experiments wrote to RESULTS and
 # REPORTS if they were moved elsewhere: their files only, never a folder's
 # other content (results/baseline stays).
 clean:
 	rm -rf bin $(OUT)
 	rm -rf $(addprefix $(RESULTS)/,$(EXPERIMENTS)) $(addprefix $(RESULTS)/.,$(addsuffix .partial,$(EXPERIMENTS)))
-	rm -rf $(REPORTS)/index.html $(REPORTS)/figures $(REPORTS)/claims.md $(REPORTS)/tables.md
+	rm -rf $(REPORTS)/index.html $(REPORTS)/figures $(REPORTS)/runs $(REPORTS)/claims.md $(REPORTS)/tables.md
 
 # Comparing commits (bench compare): the standard suite, FB2009 and FB2010
 # at seed 1 under FIFO, FAIR and HFSP, whose summary is committed as the
@@ -92,8 +100,9 @@ compare: build
 	$(BENCH) compare --threshold $(THRESHOLD) $(BASELINE) $(OUT)/suite/summary.json
 
 # Read a trace and results with readers this project did not write
-# (apache-arrow for JavaScript, hyparquet) and check row counts and mean
-# sojourns against bench's own figures. Needs node >= 20 and npm.
+# (apache-arrow for JavaScript, hyparquet, DuckDB's Node package) and check
+# row counts and mean sojourns against bench's own figures. Needs node >= 20
+# and npm.
 interop: build
 	cd interop && npm ci --no-audit --no-fund
 	node interop/check.mjs $(BENCH)
@@ -181,3 +190,29 @@ rewrite:
 .PHONY: slurm-check
 slurm-check: build
 	BENCH=$(BENCH) SLURM_CHECK_DIR=$(OUT)/slurm docs/slurm-check.sh
+
+# Open the report in a real browser: make experiments, then
+# interop/browser-check.mjs (playwright-core driving Debian's headless
+# Chromium, /usr/bin/chromium, installed with apt-get when missing) opens
+# $(REPORTS)/index.html and every run page from the file system, fails on a
+# console error, a failed or network request, a missing image, a page
+# wider than its window or a figure wider than its box, checks that a run
+# page's table sorts, and writes screenshots to $(OUT)/browser. Skipped,
+# with a message and exit status 0, when Chromium is missing and cannot be
+# installed (no root, no apt-get, no network). About a minute.
+CHROMIUM ?= /usr/bin/chromium
+
+.PHONY: browser-check
+browser-check: experiments
+	@if [ ! -x "$(CHROMIUM)" ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get > /dev/null; then \
+			echo "browser-check: installing Debian's chromium"; \
+			(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) > $(OUT)/chromium-install.log 2>&1 || true; \
+		fi; \
+	fi; \
+	if [ ! -x "$(CHROMIUM)" ]; then \
+		echo "browser-check: skipped: no Chromium at $(CHROMIUM) and it could not be installed (needs root and apt-get; see $(OUT)/chromium-install.log)"; \
+		exit 0; \
+	fi; \
+	(cd interop && npm ci --no-audit --no-fund) && \
+	CHROMIUM=$(CHROMIUM) node interop/browser-check.mjs $(REPORTS) $(OUT)/browser

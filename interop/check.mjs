@@ -4,6 +4,8 @@
 //   apache-arrow (JavaScript)  trace.arrow, jobs.arrow, tasks.arrow of bench replay
 //                              and of every cell of a bench sweep
 //   hyparquet                  the same results written with --format parquet
+//   DuckDB (@duckdb/node-api)  the Parquet and CSV results, globbed over runs and
+//                              grouped by their policy column
 //
 // Usage: node check.mjs [path/to/bench]  (default ../bin/bench)
 import { execFileSync } from 'node:child_process'
@@ -13,6 +15,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { tableFromIPC } from 'apache-arrow'
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet'
+import { DuckDBInstance } from '@duckdb/node-api'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const bench = resolve(process.argv[2] ?? join(here, '..', 'bin', 'bench'))
@@ -69,6 +72,9 @@ async function main() {
   const jobs = arrowTable(join(out, 'jobs.arrow'))
   const soj = column(jobs, 'sojourn_s')
   check('jobs.arrow rows = bench replay\'s jobs', jobs.numRows === field('jobs'), `${jobs.numRows} vs ${field('jobs')}`)
+  const ident = [jobs.getChild('policy').get(0), jobs.getChild('seed').get(0), jobs.getChild('workload').get(0)]
+  check('jobs.arrow policy, seed and workload columns = the run\'s', ident[0] === 'hfsp' && Number(ident[1]) === 1 && ident[2] === 'trace',
+    ident.join(', '))
   check('mean sojourn_s = bench replay\'s mean sojourn (0.1 s)', Math.abs(mean(soj) - field('mean sojourn')) <= 0.05 + 1e-9,
     `${mean(soj).toFixed(3)} s vs ${field('mean sojourn')} s`)
   const local = sum(column(jobs, 'node_local_maps'))
@@ -117,6 +123,42 @@ async function main() {
     check(`sweep (${format}): rows of ${summary.cells.length} cells = summary.json's jobs`, rows)
     check(`sweep (${format}): mean sojourn of every cell = summary.json's`, means)
   }
+
+  // 5. DuckDB, as a notebook would use it: the Parquet results of a
+  //    replay per policy globbed into one table and grouped by its policy
+  //    column against each bench replay's printed mean sojourn; the
+  //    sweep's cells against summary.json; a CSV replay against its Arrow.
+  const duck = await (await DuckDBInstance.create(':memory:')).connect()
+  const query = async (sql) => (await duck.runAndReadAll(sql)).getRowObjects()
+  const printedMean = {}
+  for (const policy of ['fifo', 'fair', 'hfsp']) {
+    const p = bin('replay', '--trace', trace, '--scheduler', policy, '--format', 'parquet', '--out', join(tmp, 'duck', policy))
+    printedMean[policy] = Number(/^mean sojourn\s+([0-9.]+)/m.exec(p)[1])
+  }
+  const perPolicy = await query(`SELECT policy, count(*) AS n, avg(sojourn_s) AS m FROM read_parquet('${join(tmp, 'duck', '*', 'jobs.parquet')}') GROUP BY policy ORDER BY policy`)
+  check('DuckDB: mean sojourn per policy over globbed jobs.parquet = bench replay\'s (0.1 s)',
+    perPolicy.length === 3 && perPolicy.every((r) => Math.abs(r.m - printedMean[r.policy]) <= 0.05 + 1e-9 && Number(r.n) === genJobs),
+    perPolicy.map((r) => `${r.policy} ${r.m.toFixed(2)} s vs ${printedMean[r.policy]} s`).join(', '))
+  const sweepDir = join(tmp, 'sweep-parquet')
+  const summary = JSON.parse(readFileSync(join(sweepDir, 'summary.json'), 'utf8'))
+  const want = {}
+  for (const cell of summary.cells) {
+    const k = `${cell.policy}/${cell.workload}/${cell.seed}`
+    want[k] ??= { n: 0, s: 0 }
+    want[k].n += cell.jobs; want[k].s += cell.jobs * cell.mean_sojourn_s
+  }
+  const groups = await query(`SELECT policy, workload, seed, count(*) AS n, avg(sojourn_s) AS m FROM read_parquet('${join(sweepDir, 'cells', '*', 'jobs.parquet')}') GROUP BY ALL`)
+  check(`DuckDB: the sweep's jobs.parquet grouped by policy, workload and seed = summary.json's ${Object.keys(want).length} groups`,
+    groups.length === Object.keys(want).length && groups.every((g) => {
+      const w = want[`${g.policy}/${g.workload}/${g.seed}`]
+      return w && Number(g.n) === w.n && near(g.m, w.s / w.n)
+    }), `${groups.length} groups`)
+  const csvDir = join(tmp, 'replay-csv')
+  bin('replay', '--trace', trace, '--scheduler', 'hfsp', '--format', 'csv', '--out', csvDir)
+  const [c] = await query(`SELECT count(*) AS n, avg(sojourn_s) AS m, count(reduce_sojourn_s) AS r, any_value(policy) AS p FROM read_csv('${join(csvDir, 'jobs.csv')}')`)
+  const reduceRows = column(jobs, 'reduce_sojourn_s').filter((_, i) => jobs.getChild('reduce_sojourn_s').isValid(i)).length
+  check('DuckDB: jobs.csv rows, mean sojourn, nulls and policy = jobs.arrow\'s', Number(c.n) === jobs.numRows && near(c.m, mean(soj)) &&
+    Number(c.r) === reduceRows && c.p === 'hfsp', `${c.n} rows, ${c.m.toFixed(3)} s, ${c.r} non-null reduce sojourns, ${c.p}`)
 
   console.log(`\n${checks - failures} of ${checks} checks passed`)
 }

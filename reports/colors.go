@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
 
@@ -15,9 +16,9 @@ var palette = [...]color.RGBA{
 	{0x00, 0x72, 0xB2, 0xFF}, // blue: FIFO
 	{0xE6, 0x9F, 0x00, 0xFF}, // orange: FAIR
 	{0x00, 0x9E, 0x73, 0xFF}, // bluish green: HFSP
-	{0xD5, 0x5E, 0x00, 0xFF}, // vermillion
 	{0xCC, 0x79, 0xA7, 0xFF}, // reddish purple
 	{0x56, 0xB4, 0xE9, 0xFF}, // sky blue
+	{0xD5, 0x5E, 0x00, 0xFF}, // vermillion (after the others: it is close to FAIR's orange)
 	{0x88, 0x22, 0x55, 0xFF}, // wine
 	{0x99, 0x99, 0x33, 0xFF}, // olive
 	{0x33, 0x22, 0x88, 0xFF}, // indigo
@@ -55,10 +56,23 @@ func policyColor(label string) (c int, exact, ok bool) {
 	return 0, false, false
 }
 
+// dashPatterns are the line patterns of a figure's series, in order of
+// first appearance (solid, dashed, dotted, dash-dot, long dash, short
+// dash), so that two series never differ by colour alone.
+var dashPatterns = [...][]vg.Length{
+	nil,
+	{vg.Points(6), vg.Points(3)},
+	{vg.Points(1.5), vg.Points(2)},
+	{vg.Points(7), vg.Points(2.5), vg.Points(1.5), vg.Points(2.5)},
+	{vg.Points(12), vg.Points(3)},
+	{vg.Points(3), vg.Points(2)},
+}
+
 // look is how one series is drawn.
 type look struct {
 	color color.RGBA
 	shape draw.GlyphDrawer
+	dash  int // index in dashPatterns; 0 is solid
 }
 
 // figureLooks returns the look of every series of f, indexed by panel and
@@ -67,7 +81,8 @@ type look struct {
 // policy's name, or else to the first label starting with it; every other
 // label takes, in order of first appearance, the first colour not yet used
 // in the figure, the policies' colours last, and the palette starts over
-// when it runs out. The result depends on f alone.
+// when it runs out. The n-th label takes the n-th dash pattern. The result
+// depends on f alone.
 func figureLooks(f Figure) [][]look {
 	type key struct {
 		label         string
@@ -132,7 +147,7 @@ func figureLooks(f Figure) [][]look {
 		looks[i] = make([]look, len(keys[i]))
 		for j, n := range keys[i] {
 			c := colour[n]
-			looks[i][j] = look{color: palette[c], shape: shapes[c%len(shapes)]}
+			looks[i][j] = look{color: palette[c], shape: shapes[c%len(shapes)], dash: n % len(dashPatterns)}
 		}
 	}
 	return looks

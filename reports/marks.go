@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -16,6 +17,9 @@ type marks struct {
 	marks []Mark
 	line  draw.LineStyle
 	text  text.Style
+	// lines are the panel's series as drawn, which the labels of vertical
+	// marks avoid.
+	lines []plotter.XYs
 }
 
 func newMarks(ms []Mark) *marks {
@@ -34,8 +38,10 @@ const markGap = vg.Length(3) // points between a mark and its label
 
 // place returns where mark k is drawn: its line from a to b and the box of
 // its label, or ok false when it lies outside the panel. Labels of
-// vertical marks stack down from the top so that close marks stay
-// legible; labels of horizontal marks sit above the line at the left.
+// vertical marks stack so that close marks stay legible, at the top, the
+// middle or the bottom of the panel, right or left of their line: the
+// first of these places that no series crosses, or else the one that
+// fewest cross. Labels of horizontal marks sit above the line at the left.
 func (m *marks) place(c draw.Canvas, p *plot.Plot, k int) (a, b vg.Point, label vg.Rectangle, ok bool) {
 	trX, trY := p.Transforms(&c)
 	mk := m.marks[k]
@@ -52,13 +58,26 @@ func (m *marks) place(c draw.Canvas, p *plot.Plot, k int) (a, b vg.Point, label 
 				n++
 			}
 		}
-		top := c.Max.Y - markGap - vg.Length(n)*(h+markGap)
-		left := x + markGap
-		if left+w > c.Max.X {
-			left = x - markGap - w
+		off := vg.Length(n) * (h + markGap)
+		tops := []vg.Length{c.Max.Y - markGap - off, c.Center().Y + h/2 - off, c.Min.Y + markGap + h + off}
+		lefts := []vg.Length{x + markGap, x - markGap - w}
+		g := m.coverage(c, p)
+		best := -1
+		for _, top := range tops {
+			for _, left := range lefts {
+				if left < c.Min.X || left+w > c.Max.X || top > c.Max.Y || top-h < c.Min.Y {
+					continue
+				}
+				r := vg.Rectangle{Min: vg.Point{X: left, Y: top - h}, Max: vg.Point{X: left + w, Y: top}}
+				if n := g.count(r); best < 0 || n < best {
+					label, best = r, n
+				}
+			}
 		}
-		return vg.Point{X: x, Y: c.Min.Y}, vg.Point{X: x, Y: c.Max.Y},
-			vg.Rectangle{Min: vg.Point{X: left, Y: top - h}, Max: vg.Point{X: left + w, Y: top}}, true
+		if best < 0 { // no room anywhere: at the top, right of the line
+			label = vg.Rectangle{Min: vg.Point{X: lefts[0], Y: tops[0] - h}, Max: vg.Point{X: lefts[0] + w, Y: tops[0]}}
+		}
+		return vg.Point{X: x, Y: c.Min.Y}, vg.Point{X: x, Y: c.Max.Y}, label, true
 	}
 	y := trY(mk.At)
 	if y < c.Min.Y || y > c.Max.Y {
@@ -71,6 +90,23 @@ func (m *marks) place(c draw.Canvas, p *plot.Plot, k int) (a, b vg.Point, label 
 	left := c.Min.X + markGap
 	return vg.Point{X: c.Min.X, Y: y}, vg.Point{X: c.Max.X, Y: y},
 		vg.Rectangle{Min: vg.Point{X: left, Y: bottom}, Max: vg.Point{X: left + w, Y: bottom + h}}, true
+}
+
+// coverage is where the panel's series run.
+func (m *marks) coverage(c draw.Canvas, p *plot.Plot) *grid {
+	trX, trY := p.Transforms(&c)
+	g := newGrid(c.Rectangle)
+	for _, xys := range m.lines {
+		for i := range xys {
+			a := vg.Point{X: trX(xys[i].X), Y: trY(xys[i].Y)}
+			b := a
+			if i > 0 {
+				b = vg.Point{X: trX(xys[i-1].X), Y: trY(xys[i-1].Y)}
+			}
+			g.segment(a, b)
+		}
+	}
+	return g
 }
 
 func (m *marks) Plot(c draw.Canvas, p *plot.Plot) {

@@ -12,6 +12,8 @@ type Section struct {
 	Figures []Figure `json:"figures,omitempty"`
 	Tables  []Table  `json:"tables,omitempty"`
 	Claims  []Claim  `json:"claims,omitempty"`
+	// Runs link to the pages of the section's replays (WriteRunPage).
+	Runs []RunLink `json:"runs,omitempty"`
 }
 
 // Figure is one image of the report, made of panels drawn side by side.

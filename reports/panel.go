@@ -2,6 +2,7 @@ package reports
 
 import (
 	"image/color"
+	"math"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -25,10 +26,12 @@ func textStyle(size vg.Length, c color.Color) text.Style {
 	return text.Style{Color: c, Font: sans(size), Handler: text.Plain{Fonts: font.DefaultCache}}
 }
 
-func lineStyle(c color.Color, dashed bool) draw.LineStyle {
-	ls := draw.LineStyle{Color: c, Width: lineWidth}
-	if dashed {
-		ls.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+// lineStyle is a series' line: its look's pattern, or dashed when the
+// series asks for it and its pattern is solid.
+func lineStyle(lk look, dashed bool) draw.LineStyle {
+	ls := draw.LineStyle{Color: lk.color, Width: lineWidth, Dashes: dashPatterns[lk.dash]}
+	if dashed && len(ls.Dashes) == 0 {
+		ls.Dashes = dashPatterns[1]
 	}
 	return ls
 }
@@ -73,9 +76,10 @@ func panelPlot(pn Panel, looks []look) *plot.Plot {
 		leg.bands = append(leg.bands, b)
 		thumbs[j] = []plot.Thumbnailer{b}
 	}
+	var drawn plotter.XYs // the points of the points series so far
 	for j, s := range pn.Series {
 		lk := looks[j]
-		ls := lineStyle(lk.color, s.Dashed)
+		ls := lineStyle(lk, s.Dashed)
 		switch s.Kind {
 		case Line, Step:
 			xys := xyPairs(s.X, s.Y)
@@ -96,12 +100,19 @@ func panelPlot(pn Panel, looks []look) *plot.Plot {
 				}
 			}
 			l := &plotter.Line{XYs: xys, LineStyle: ls}
-			sc := &plotter.Scatter{XYs: xys, GlyphStyle: draw.GlyphStyle{Color: lk.color, Radius: vg.Points(2.5), Shape: lk.shape}}
+			gs := draw.GlyphStyle{Color: lk.color, Radius: vg.Points(2.5), Shape: lk.shape}
+			if coincides(xys, drawn) {
+				// A point on one already drawn (the paper's value on the
+				// model's line) is drawn as a wider hollow box around it.
+				gs.Radius, gs.Shape = vg.Points(5), draw.SquareGlyph{}
+			}
+			drawn = append(drawn, xys...)
+			sc := &plotter.Scatter{XYs: xys, GlyphStyle: gs}
 			p.Add(l, sc)
 			leg.lines = append(leg.lines, xys)
 			thumbs[j] = []plot.Thumbnailer{l, sc}
 		case HLine:
-			h := &hline{y: s.Y[0], style: lineStyle(lk.color, true)}
+			h := &hline{y: s.Y[0], style: lineStyle(lk, true)}
 			p.Add(h)
 			leg.hlines = append(leg.hlines, h.y)
 			thumbs[j] = []plot.Thumbnailer{h}
@@ -112,12 +123,44 @@ func panelPlot(pn Panel, looks []look) *plot.Plot {
 	}
 	if len(pn.Marks) > 0 {
 		leg.marks = newMarks(pn.Marks)
+		leg.marks.lines = leg.lines
 		p.Add(leg.marks)
 	}
 	p.Add(leg)
 	setRange(&p.X, pn.X, pn.XLog)
 	setRange(&p.Y, pn.Y, false)
+	if drawn != nil { // markers at the edge of a fitted range would be cut in half
+		padRange(&p.X, pn.X, pn.XLog)
+		padRange(&p.Y, pn.Y, false)
+	}
 	return p
+}
+
+// coincides says whether a point of xys is one of drawn.
+func coincides(xys, drawn plotter.XYs) bool {
+	for _, a := range xys {
+		for _, b := range drawn {
+			if math.Abs(a.X-b.X) <= 1e-9*math.Max(1, math.Abs(b.X)) && math.Abs(a.Y-b.Y) <= 1e-9*math.Max(1, math.Abs(b.Y)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// padRange widens a fitted range by 4% on each side (in log space on a log
+// axis); a fixed range stays as given.
+func padRange(a *plot.Axis, fixed *Range, log bool) {
+	const pad = 0.04
+	switch {
+	case fixed != nil:
+	case log:
+		f := math.Pow(a.Max/a.Min, pad)
+		a.Min, a.Max = a.Min/f, a.Max*f
+	default:
+		d := pad * (a.Max - a.Min)
+		a.Min, a.Max = a.Min-d, a.Max+d
+	}
 }
 
 // legendFontSize shrinks the legend of crowded panels (allocation graphs

@@ -74,6 +74,11 @@ func TestRenderIndex(t *testing.T) {
 	if strings.Contains(page, "<script") {
 		t.Error("a <script> from a claim reached the page unescaped")
 	}
+	// Every table scrolls in its own box on a narrow screen rather than
+	// widening the page.
+	if n, m := strings.Count(page, "<table"), strings.Count(page, "<div class=\"scroll\">\n<table"); n == 0 || n != m {
+		t.Errorf("%d tables, %d of them in a scrolling box", n, m)
+	}
 	for _, w := range []string{"&lt;times&gt; &amp; classes", "sojourn — HFSP paper experiments", "0dfa7a9",
 		`class="verdict v-holds"`, `class="verdict v-partly"`, `class="verdict v-fails"`, `class="verdict v-none"`} {
 		if !strings.Contains(page, w) {

@@ -51,39 +51,68 @@ func tickLabel(v float64) string {
 	return fmt.Sprintf("%se%d", strconv.FormatFloat(m, 'f', -1, 64), int(e))
 }
 
-// linearTicks are gonum's default ticks with labels rewritten at the
-// fewest decimals that show every labelled value exactly: gonum writes
-// "0.00, 25.00, 50.00" when its step is 2.5 × 10^k.
+// maxLinearLabels is the most labelled ticks of a linear axis.
+const maxLinearLabels = 6
+
+// linearTicks label a linear axis at the multiples of the smallest step
+// of the 1-2-5 series (1, 2 or 5 × 10^k) that gives at most
+// maxLinearLabels labels, with unlabelled minor ticks between them (at
+// half a step, a fifth of a step of 5 × 10^k). Labels are written at the
+// step's decimals ("0.0, 0.2, … 1.0"; "0, 500, 1000"), never with float
+// noise.
 type linearTicks struct{}
 
 func (linearTicks) Ticks(min, max float64) []plot.Tick {
-	ticks := plot.DefaultTicks{}.Ticks(min, max)
-	var big float64
-	for _, tk := range ticks {
-		if tk.Label != "" {
-			big = math.Max(big, math.Abs(tk.Value))
-		}
+	if !(max > min) || math.IsInf(max-min, 0) {
+		return plot.DefaultTicks{}.Ticks(min, max)
 	}
-	if big >= 1e6 || big < 1e-3 { // gonum's exponent form is fine there
-		return ticks
+	step, mant := linearStep(min, max)
+	minor := step / 2
+	if mant == 5 {
+		minor = step / 5
 	}
 	decimals := 0
-	for ; decimals < 6; decimals++ {
-		exact := true
-		for _, tk := range ticks {
-			r := math.Round(tk.Value*math.Pow(10, float64(decimals))) / math.Pow(10, float64(decimals))
-			if tk.Label != "" && math.Abs(r-tk.Value) > 1e-9*big {
-				exact = false
+	if e := math.Floor(math.Log10(step) + 1e-9); e < 0 {
+		decimals = int(-e)
+	}
+	big := math.Max(math.Abs(min), math.Abs(max))
+	label := func(v float64) string {
+		if big >= 1e6 || big < 1e-3 {
+			return tickLabel(math.Abs(v))
+		}
+		return strconv.FormatFloat(v, 'f', decimals, 64)
+	}
+	var ticks []plot.Tick
+	perStep := int(math.Round(step / minor))
+	first := math.Ceil(min/minor - 1e-9)
+	for i := first; i*minor <= max*(1+1e-12)+1e-12*big; i++ {
+		v := i * minor
+		if math.Abs(v) < 1e-12*big {
+			v = 0
+		}
+		tk := plot.Tick{Value: v}
+		if int(math.Mod(math.Abs(i), float64(perStep))) == 0 {
+			tk.Label = label(v)
+			if v < 0 && tk.Label != "" && tk.Label[0] != '-' {
+				tk.Label = "-" + tk.Label
 			}
 		}
-		if exact {
-			break
-		}
-	}
-	for i, tk := range ticks {
-		if tk.Label != "" {
-			ticks[i].Label = strconv.FormatFloat(tk.Value, 'f', decimals, 64)
-		}
+		ticks = append(ticks, tk)
 	}
 	return ticks
+}
+
+// linearStep is the smallest step of the 1-2-5 series whose multiples in
+// [min, max] are at most maxLinearLabels, and its mantissa (1, 2 or 5).
+func linearStep(min, max float64) (step, mant float64) {
+	p := math.Pow(10, math.Floor(math.Log10((max-min)/maxLinearLabels)))
+	for {
+		for _, m := range []float64{1, 2, 5} {
+			s := m * p
+			if n := math.Floor(max/s+1e-9) - math.Ceil(min/s-1e-9) + 1; n <= maxLinearLabels {
+				return s, m
+			}
+		}
+		p *= 10
+	}
 }

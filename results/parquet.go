@@ -21,66 +21,79 @@ import (
 )
 
 // Format is the file format of result tables: Arrow IPC (the default,
-// what bench itself reads back) or Parquet for notebooks and warehouses.
+// what bench itself reads back), Parquet for notebooks and warehouses, or
+// CSV for tools that read nothing else.
 type Format string
 
 // The result formats.
 const (
 	Arrow   Format = "arrow"
 	Parquet Format = "parquet"
+	CSV     Format = "csv"
 )
 
-// ParseFormat accepts "arrow" or "parquet"; "" means Arrow.
+// ParseFormat accepts "arrow", "parquet" or "csv"; "" means Arrow.
 func ParseFormat(s string) (Format, error) {
-	switch Format(s) {
-	case "", Arrow:
+	switch f := Format(s); f {
+	case "":
 		return Arrow, nil
-	case Parquet:
-		return Parquet, nil
+	case Arrow, Parquet, CSV:
+		return f, nil
 	}
-	return "", fmt.Errorf("format %q: want arrow or parquet", s)
+	return "", fmt.Errorf("format %q: want arrow, parquet or csv", s)
 }
 
 // FileName is a result file's name in format f: "jobs.arrow" becomes
-// "jobs.parquet".
+// "jobs.parquet" or "jobs.csv".
 func (f Format) FileName(arrowName string) string {
-	if f == Parquet {
-		return strings.TrimSuffix(arrowName, ".arrow") + ".parquet"
+	if f == Parquet || f == CSV {
+		return strings.TrimSuffix(arrowName, ".arrow") + "." + string(f)
 	}
 	return arrowName
 }
 
-// WriteAllFormat is WriteAll in format f. Parquet files are converted from
-// the Arrow files, which are then removed; every file is written
-// atomically.
+// WriteAllFormat is WriteAll in format f. Parquet and CSV files are
+// converted from the Arrow files, which are then removed; every file is
+// written atomically.
 func WriteAllFormat(dir string, r *replay.Result, md map[string]string, f Format) error {
-	if err := WriteAll(dir, r, md); err != nil || f != Parquet {
+	if err := WriteAll(dir, r, md); err != nil || f == Arrow {
 		return err
 	}
-	return ConvertResults(dir)
+	return ConvertResultsTo(dir, f)
 }
 
 // ConvertDir replaces every result file (jobs.arrow, tasks.arrow,
 // occupancy.arrow) in dir and its subdirectories by its Parquet version.
 // Other Arrow files, such as traces, are left alone.
-func ConvertDir(dir string) error {
+func ConvertDir(dir string) error { return ConvertDirTo(dir, Parquet) }
+
+// ConvertDirTo is ConvertDir to format f.
+func ConvertDirTo(dir string, f Format) error {
 	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || !d.IsDir() {
 			return err
 		}
-		return ConvertResults(path)
+		return ConvertResultsTo(path, f)
 	})
 }
 
 // ConvertResults replaces the result files directly in dir (not in its
 // subdirectories) by their Parquet versions.
-func ConvertResults(dir string) error {
+func ConvertResults(dir string) error { return ConvertResultsTo(dir, Parquet) }
+
+// ConvertResultsTo replaces the result files directly in dir by their
+// versions in format f (nothing to do for Arrow).
+func ConvertResultsTo(dir string, f Format) error {
+	convert := map[Format]func(src, dst string) error{Parquet: ToParquet, CSV: ToCSV}[f]
+	if convert == nil {
+		return nil
+	}
 	for _, name := range []string{JobsFile, TasksFile, OccupancyFile} {
 		src := filepath.Join(dir, name)
 		if _, err := os.Stat(src); os.IsNotExist(err) {
 			continue
 		}
-		if err := ToParquet(src, filepath.Join(dir, Parquet.FileName(name))); err != nil {
+		if err := convert(src, filepath.Join(dir, f.FileName(name))); err != nil {
 			return err
 		}
 		if err := os.Remove(src); err != nil {

@@ -169,7 +169,7 @@ func TestConvertDirAndErrors(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "bad.parquet")); !os.IsNotExist(err) {
 		t.Error("a failed conversion left its output")
 	}
-	if _, err := ParseFormat("csv"); err == nil || err.Error() != `format "csv": want arrow or parquet` {
-		t.Errorf("ParseFormat(csv): %v", err)
+	if _, err := ParseFormat("tsv"); err == nil || err.Error() != `format "tsv": want arrow, parquet or csv` {
+		t.Errorf("ParseFormat(tsv): %v", err)
 	}
 }

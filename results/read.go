@@ -111,3 +111,81 @@ func ReadJobs(path string) (out *Jobs, err error) {
 	}
 	return out, nil
 }
+
+// Tasks is tasks.arrow read back in columns, as a run page needs it: the
+// segments' job, kind, node, span and outcome.
+type Tasks struct {
+	Job        []int32
+	Reduce     []bool // kind: false for a map, true for a reduce
+	Node       []int32
+	Start, End []float64
+	Outcome    []string
+}
+
+// Len is the number of task segments.
+func (t *Tasks) Len() int { return len(t.Job) }
+
+// ReadTasks reads a tasks.arrow file. Errors name the file and, for a
+// missing or mistyped column, the column.
+func ReadTasks(path string) (out *Tasks, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = nil, fmt.Errorf("%s: corrupt Arrow data (%v)", path, p)
+		}
+	}()
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r, err := ipc.NewFileReader(f, ipc.WithAllocator(memory.NewGoAllocator()))
+	if err != nil {
+		return nil, fmt.Errorf("%s: not an Arrow IPC file: %w", path, err)
+	}
+	defer r.Close()
+	if k, _ := r.Schema().Metadata().GetValue(KeyKind); k != "tasks" {
+		return nil, fmt.Errorf("%s: metadata %s is %q, want \"tasks\"", path, KeyKind, k)
+	}
+	out = &Tasks{}
+	col := func(rec arrow.Record, name string, typ arrow.DataType) (arrow.Array, error) {
+		idx := rec.Schema().FieldIndices(name)
+		if len(idx) == 0 {
+			return nil, fmt.Errorf("%s: column %s is missing", path, name)
+		}
+		a := rec.Column(idx[0])
+		if !arrow.TypeEqual(a.DataType(), typ) {
+			return nil, fmt.Errorf("%s: column %s has type %s, want %s", path, name, a.DataType(), typ)
+		}
+		return a, nil
+	}
+	strs := func(a arrow.Array) func(int) string {
+		d := a.(*array.Dictionary)
+		dict := d.Dictionary().(*array.String)
+		return func(i int) string { return dict.Value(d.GetValueIndex(i)) }
+	}
+	for b := 0; b < r.NumRecords(); b++ {
+		rec, err := r.Record(b)
+		if err != nil {
+			return nil, fmt.Errorf("%s: record batch %d: %w", path, b, err)
+		}
+		var cols [6]arrow.Array
+		for i, c := range []struct {
+			name string
+			typ  arrow.DataType
+		}{{"job_index", i32}, {"kind", category}, {"node", i32}, {"start_s", f64}, {"end_s", f64}, {"outcome", category}} {
+			if cols[i], err = col(rec, c.name, c.typ); err != nil {
+				return nil, err
+			}
+		}
+		out.Job = append(out.Job, cols[0].(*array.Int32).Int32Values()...)
+		out.Node = append(out.Node, cols[2].(*array.Int32).Int32Values()...)
+		out.Start = append(out.Start, cols[3].(*array.Float64).Float64Values()...)
+		out.End = append(out.End, cols[4].(*array.Float64).Float64Values()...)
+		kind, outcome := strs(cols[1]), strs(cols[5])
+		for i := 0; i < int(rec.NumRows()); i++ {
+			out.Reduce = append(out.Reduce, kind(i) == "reduce")
+			out.Outcome = append(out.Outcome, outcome(i))
+		}
+	}
+	return out, nil
+}

@@ -181,3 +181,27 @@ func TestDictionaryStableAcrossBatches(t *testing.T) {
 		t.Fatalf("read %d rows, wrote %d", row, s.Len())
 	}
 }
+
+// TestReadTasks reads back what WriteAll wrote: every segment, its kind
+// and outcome.
+func TestReadTasks(t *testing.T) {
+	dir := t.TempDir()
+	r := runAndWrite(t, dir, testTrace(3000))
+	got, err := ReadTasks(filepath.Join(dir, TasksFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &r.Segments
+	if got.Len() != s.Len() {
+		t.Fatalf("%d segments, want %d", got.Len(), s.Len())
+	}
+	for i := 0; i < s.Len(); i++ {
+		if got.Job[i] != s.Job[i] || got.Start[i] != s.Start[i].Sec() || got.End[i] != s.End[i].Sec() ||
+			got.Reduce[i] != (s.Kind[i] == 1) || got.Outcome[i] != outcomeNames[s.Outcome[i]] || got.Node[i] != s.Node[i] {
+			t.Fatalf("segment %d differs", i)
+		}
+	}
+	if _, err := ReadTasks(filepath.Join(dir, JobsFile)); err == nil {
+		t.Error("a jobs file read as tasks")
+	}
+}

@@ -11,6 +11,10 @@ const SchemaVersion = "1"
 const (
 	KeyKind          = "sojourn.kind" // "jobs", "tasks" or "occupancy"
 	KeySchemaVersion = "sojourn.schema_version"
+	// KeyWorkload names the workload a run replayed (the sweep's workload
+	// name, or the trace file's name without its extension); jobs files
+	// repeat it in their workload column.
+	KeyWorkload = "workload"
 )
 
 // Column documents one column of a result schema.
@@ -25,6 +29,7 @@ type Column struct {
 var (
 	i32 = arrow.PrimitiveTypes.Int32
 	i64 = arrow.PrimitiveTypes.Int64
+	u64 = arrow.PrimitiveTypes.Uint64
 	f64 = arrow.PrimitiveTypes.Float64
 	str = arrow.BinaryTypes.String
 	// category is a small fixed set of strings, dictionary-encoded (pandas
@@ -32,8 +37,14 @@ var (
 	category = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.BinaryTypes.String}
 )
 
-// JobColumns is the schema of jobs.arrow.
+// JobColumns is the schema of jobs.arrow. Its first three columns repeat
+// the run's policy, seed and workload on every row (one-entry
+// dictionaries, a few bytes per file), so that jobs files globbed from
+// many runs into one table say which run each row came from.
 var JobColumns = []Column{
+	{"policy", category, false, "-", "policy the run replayed (metadata scheduler)"},
+	{"seed", u64, false, "-", "seed of the replay (metadata replay.seed)"},
+	{"workload", category, false, "-", "workload the run replayed (metadata workload)"},
 	{"job_index", i32, false, "-", "row of the job in the trace"},
 	{"job_id", i64, false, "-", "job id from the trace"},
 	{"class", str, false, "-", "class label from the trace"},

@@ -75,7 +75,7 @@ func (s *Stream) CommitJobs(r *replay.Result) error {
 		s.Abort()
 		return err
 	}
-	if err := jobs.write(len(r.Jobs), func(b *array.RecordBuilder, lo, hi int) { fillJobs(b, r, lo, hi) }); err != nil {
+	if err := jobs.write(len(r.Jobs), func(b *array.RecordBuilder, lo, hi int) { fillJobs(b, r, s.md, lo, hi) }); err != nil {
 		jobs.abort()
 		s.Abort()
 		return err

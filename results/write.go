@@ -118,13 +118,31 @@ func nullableSec(b *array.Float64Builder, t replay.Time, valid bool) {
 // WriteJobs writes one row per job.
 func WriteJobs(path string, r *replay.Result, md map[string]string) error {
 	schema := schemaOf(JobColumns, md, "jobs")
-	return writeTable(path, schema, len(r.Jobs), func(b *array.RecordBuilder, lo, hi int) { fillJobs(b, r, lo, hi) })
+	return writeTable(path, schema, len(r.Jobs), func(b *array.RecordBuilder, lo, hi int) { fillJobs(b, r, md, lo, hi) })
 }
 
-func fillJobs(b *array.RecordBuilder, r *replay.Result, lo, hi int) {
+// fillJobs appends jobs [lo, hi) to a jobs batch; the policy, seed and
+// workload columns come from the run's metadata md.
+func fillJobs(b *array.RecordBuilder, r *replay.Result, md map[string]string, lo, hi int) {
+	if hi <= lo {
+		return
+	}
+	seed, err := strconv.ParseUint(md["replay.seed"], 10, 64)
+	if err != nil {
+		seed = r.Config.Seed
+	}
+	policy := md["scheduler"]
+	if policy == "" {
+		policy = r.Scheduler
+	}
+	zeros := make([]int8, hi-lo)
+	appendCodes(b.Field(0), zeros, []string{policy})
+	b.Field(1).(*array.Uint64Builder).AppendValues(repeat(seed, hi-lo), nil)
+	appendCodes(b.Field(2), zeros, []string{md[KeyWorkload]})
 	for i := lo; i < hi; i++ {
 		j := &r.Jobs[i]
 		hasR := j.Reduces > 0
+		b := fieldsFrom{b, 3}
 		b.Field(0).(*array.Int32Builder).Append(j.Index)
 		b.Field(1).(*array.Int64Builder).Append(j.ID)
 		b.Field(2).(*array.StringBuilder).Append(j.Class)
@@ -213,6 +231,22 @@ func fillOccupancy(b *array.RecordBuilder, o *replay.Occupancy, lo, hi int) {
 	b.Field(2).(*array.Int32Builder).AppendValues(o.RunningMaps[lo:hi], nil)
 	b.Field(3).(*array.Int32Builder).AppendValues(o.RunningReduces[lo:hi], nil)
 	b.Field(4).(*array.Int32Builder).AppendValues(o.Suspended[lo:hi], nil)
+}
+
+// fieldsFrom is a record builder's fields from the off-th on.
+type fieldsFrom struct {
+	b   *array.RecordBuilder
+	off int
+}
+
+func (f fieldsFrom) Field(i int) array.Builder { return f.b.Field(f.off + i) }
+
+func repeat[T any](v T, n int) []T {
+	out := make([]T, n)
+	for i := range out {
+		out[i] = v
+	}
+	return out
 }
 
 func appendSecs(b *array.Float64Builder, ts []replay.Time) {

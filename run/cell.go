@@ -1,6 +1,10 @@
 package run
 
 import (
+	"path"
+	"path/filepath"
+	"strings"
+
 	"sojourn/replay"
 	"sojourn/results"
 	"sojourn/schedulers"
@@ -23,17 +27,18 @@ type Cell struct {
 	TracePath string
 	// TraceFile is the trace's name as the results record it (trace.file).
 	TraceFile string
-	Policy    string
-	Options   map[string]string // policy options; unset ones take defaults
-	Cluster   replay.Config
+	// Workload names the workload in the results (metadata workload and
+	// the jobs' workload column); empty means TraceFile's base name
+	// without its extension.
+	Workload string
+	Policy   string
+	Options  map[string]string // policy options; unset ones take defaults
+	Cluster  replay.Config
 	// Labels are the cell's coordinates in its sweep (e.g. "alpha": "0.3"),
 	// recorded in the result metadata as label.*.
 	Labels map[string]string
 	// Metadata is further result metadata, such as sweep.name.
 	Metadata map[string]string
-	// AllOptions records every option of the policy in the result
-	// metadata (policy.*), defaults included; otherwise only Options.
-	AllOptions bool
 	// Tasks writes tasks.arrow (one row per task segment); Occupancy
 	// records and writes occupancy.arrow (per-job slot occupancy series).
 	Tasks, Occupancy bool
@@ -45,7 +50,8 @@ type Cell struct {
 // metadata is the cell's result metadata, the one place it is assembled:
 // the policy, every cluster parameter and the trace's parameters
 // (results.RunMetadata), the trace's name, the cell's own metadata, its
-// labels (label.*) and its policy options (policy.*).
+// labels (label.*), its workload and every option of its policy in force
+// (policy.*), defaults included.
 func (c *Cell) metadata(scheduler string, cfg replay.Config, tr *traces.Trace) map[string]string {
 	extra := map[string]string{}
 	if c.TraceFile != "" {
@@ -57,15 +63,26 @@ func (c *Cell) metadata(scheduler string, cfg replay.Config, tr *traces.Trace) m
 	for k, v := range c.Labels {
 		extra["label."+k] = v
 	}
+	extra[results.KeyWorkload] = c.WorkloadName()
 	md := results.RunMetadata(scheduler, cfg, tr, extra)
-	opts := c.Options
-	if c.AllOptions {
-		opts = PolicySettings(c.Policy, c.Options)
-	}
-	for k, v := range opts {
+	for k, v := range PolicySettings(c.Policy, c.Options) {
 		md["policy."+k] = v
 	}
 	return md
+}
+
+// WorkloadName is the cell's workload: Workload, or else TraceFile's base
+// name without its extension ("traces/fb2009-seed1.arrow" gives
+// "fb2009-seed1").
+func (c *Cell) WorkloadName() string {
+	if c.Workload != "" {
+		return c.Workload
+	}
+	base := path.Base(filepath.ToSlash(c.TraceFile))
+	if base == "." || base == "/" {
+		return ""
+	}
+	return strings.TrimSuffix(base, path.Ext(base))
 }
 
 // PolicySettings is every option of the policy: its defaults overridden

@@ -13,8 +13,8 @@ import (
 // Options say how Replay writes a cell and what it calls around the
 // replay.
 type Options struct {
-	// Format is the result tables' format; Parquet files are converted
-	// from the Arrow files once the set is committed.
+	// Format is the result tables' format; Parquet and CSV files are
+	// converted from the Arrow files once the set is committed.
 	Format results.Format
 	// BeforeReplay and AfterReplay, if set, are called just before and
 	// just after the engine runs, around the replay alone (not reading the
@@ -103,8 +103,8 @@ func Replay(c *Cell, dir string, opt Options) (o *Outcome, err error) {
 		if err := stream.CommitJobs(res); err != nil {
 			return nil, err
 		}
-		if opt.Format == results.Parquet {
-			if err := results.ConvertResults(dir); err != nil {
+		if opt.Format != results.Arrow && opt.Format != "" {
+			if err := results.ConvertResultsTo(dir, opt.Format); err != nil {
 				return nil, err
 			}
 		}

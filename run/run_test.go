@@ -89,8 +89,9 @@ func TestReplayStreamedKeptAndFromFile(t *testing.T) {
 	}
 }
 
-// The policy.* metadata holds the options set, or every option with
-// AllOptions; labels and the cell's metadata are there too.
+// The policy.* metadata holds every option in force, defaults included,
+// with the cell's settings; labels, the workload and the cell's metadata
+// are there too.
 func TestMetadata(t *testing.T) {
 	tr := testTrace(t)
 	c := testCell(tr)
@@ -100,25 +101,22 @@ func TestMetadata(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := o.Metadata
-	if md["policy.locality-delay"] != "0" || md["label.x"] != "1" || md["sweep.name"] != "s" || md["trace.file"] != "t.arrow" || md["scheduler"] != "fair" {
+	if md["policy.locality-delay"] != "0" || md["label.x"] != "1" || md["sweep.name"] != "s" || md["trace.file"] != "t.arrow" ||
+		md["scheduler"] != "fair" || md["workload"] != "t" {
 		t.Errorf("metadata %v", md)
-	}
-	if _, ok := md["policy.preemption"]; ok {
-		t.Error("an option left at its default is recorded without AllOptions")
-	}
-	c.AllOptions = true
-	o, err = Replay(c, "", Options{})
-	if err != nil {
-		t.Fatal(err)
 	}
 	p, _ := schedulers.Lookup("fair")
 	for _, opt := range p.Options {
-		if _, ok := o.Metadata["policy."+opt.Name]; !ok {
-			t.Errorf("AllOptions: policy.%s missing", opt.Name)
+		if _, ok := md["policy."+opt.Name]; !ok {
+			t.Errorf("policy.%s missing", opt.Name)
 		}
 	}
-	if o.Metadata["policy.locality-delay"] != "0" {
-		t.Errorf("AllOptions: policy.locality-delay = %q, want the cell's 0", o.Metadata["policy.locality-delay"])
+	c.Workload = "fb"
+	if o, err = Replay(c, "", Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if o.Metadata["workload"] != "fb" {
+		t.Errorf("workload %q, want the cell's fb", o.Metadata["workload"])
 	}
 }
 

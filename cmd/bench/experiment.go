@@ -27,14 +27,14 @@ func experimentList() string {
 
 var reportFlags = []cli.Flag{
 	&cli.StringFlag{Name: "results", Value: filepath.Join("out", "results"), Usage: "directory holding one result directory per experiment"},
-	&cli.StringFlag{Name: "reports", Aliases: []string{"out", "o"}, Value: filepath.Join("out", "reports"), Usage: "output directory for index.html, figures/, claims.md and tables.md (--out is the same flag)"},
+	&cli.StringFlag{Name: "reports", Aliases: []string{"out", "o"}, Value: filepath.Join("out", "reports"), Usage: "output directory for index.html, figures/, runs/, claims.md and tables.md (--out is the same flag)"},
 }
 
 // experimentFlags are the outputs of bench experiment: --out, as in the
 // other commands, is where its results go; --results is its old name.
 var experimentFlags = []cli.Flag{
 	&cli.StringFlag{Name: "out", Aliases: []string{"o", "results"}, Value: filepath.Join("out", "results"), Usage: "output directory: one result directory per experiment (--results is the same flag)"},
-	&cli.StringFlag{Name: "reports", Value: filepath.Join("out", "reports"), Usage: "directory for index.html, figures/, claims.md and tables.md"},
+	&cli.StringFlag{Name: "reports", Value: filepath.Join("out", "reports"), Usage: "directory for index.html, figures/, runs/, claims.md and tables.md"},
 }
 
 func experimentCommand() *cli.Command {
@@ -53,7 +53,8 @@ func experimentCommand() *cli.Command {
 			"Arrow per-job, per-task and occupancy results of every replay, manifest.json (seed, every\n" +
 			"parameter, code version) and section.json (the figure data, tables and the paper's claims).\n" +
 			"Then it redraws the report from every experiment present under --results: <reports>/index.html\n" +
-			"(--reports, default out/reports), figures as PNG and SVG, claims.md and tables.md.\n" +
+			"(--reports, default out/reports), figures as PNG and SVG, claims.md, tables.md and a page per\n" +
+			"replay (runs/<name>/<run>.html: the slots each job held, the per-job table).\n" +
 			"Same seed, same outputs.\n\nExperiments:\n" + experimentList(),
 		Flags:  flags,
 		Action: runExperiments,
@@ -66,8 +67,9 @@ func reportCommand() *cli.Command {
 		Usage:     "redraw the report from the experiments' results",
 		ArgsUsage: " ",
 		Description: "Reads <results>/<experiment>/section.json of every experiment present (--results, default\n" +
-			"out/results) and writes <reports>/index.html, figures/*.png and *.svg, claims.md and tables.md\n" +
-			"(--reports, default out/reports).",
+			"out/results) and writes <reports>/index.html, figures/*.png and *.svg, claims.md, tables.md and\n" +
+			"runs/<experiment>/<run>.html, a page per replay whose jobs.arrow is there (--reports, default\n" +
+			"out/reports).",
 		Flags: reportFlags,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
@@ -103,8 +105,8 @@ func runExperiments(c *cli.Context) error {
 	switch f, err := results.ParseFormat(c.String("format")); {
 	case err != nil:
 		return fmt.Errorf("--%v", err)
-	case f == results.Parquet:
-		env.Convert = results.ConvertDir // result tables only; traces stay Arrow
+	case f != results.Arrow:
+		env.Convert = func(dir string) error { return results.ConvertDirTo(dir, f) } // result tables only; traces stay Arrow
 	}
 	start := time.Now()
 	for _, ex := range todo {
@@ -146,6 +148,9 @@ func renderReport(c *cli.Context) error {
 		}
 		m, err := experiments.ReadManifest(filepath.Join(dir, experiments.ManifestFile))
 		if err != nil {
+			return err
+		}
+		if s.Runs, err = experiments.WriteRunPages(c.String("reports"), dir, name, &m); err != nil {
 			return err
 		}
 		secs = append(secs, s)

@@ -18,7 +18,7 @@ import (
 
 // formatFlag is --format of every command that writes results.
 var formatFlag = &cli.StringFlag{Name: "format", Value: "arrow",
-	Usage: "file format of the result tables: arrow (Arrow IPC) or parquet (Snappy-compressed, same columns and metadata)"}
+	Usage: "file format of the result tables: arrow (Arrow IPC), parquet (Snappy-compressed, same columns and metadata) or csv (RFC 4180 with a header row, same columns, no metadata)"}
 
 var sweepHelp = `Runs every cell of a declarative sweep: the cartesian product of the file's
 workloads × policies × parameter values × seeds, one replay per cell, on
@@ -54,8 +54,9 @@ prints them.
 Output (--out DIR):
   sweep.json               the sweep as run, output settings and code version
   traces/<workload>-seed<s>.arrow   the workloads (traces/ format)
-  cells/NNNNNN/jobs.arrow  per-job results of cell NNNNNN (jobs.parquet with
-                           --format parquet; tasks.* with --tasks)
+  cells/NNNNNN/jobs.arrow  per-job results of cell NNNNNN (jobs.parquet or
+                           jobs.csv with --format parquet or csv; tasks.*
+                           with --tasks)
   cells/NNNNNN/cell.json   its coordinates, figures and per-job sojourn (s),
                            slowdown, node-local and finished maps
   summary.json             when every cell is done: every cell's figures and,

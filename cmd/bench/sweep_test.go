@@ -121,7 +121,7 @@ func TestSweepErrors(t *testing.T) {
 		{[]string{"sweep", "--out", dir}, "sweep: give one sweep file (got 0 arguments)"},
 		{[]string{"sweep", "--out", dir, bad}, bad + `: parameters.nodes[0]: "many" is not an integer`},
 		{[]string{"sweep", "--out", dir, "--shard", "3/3", good}, `--shard "3/3": want i/n with 0 <= i < n`},
-		{[]string{"sweep", "--out", dir, "--format", "csv", good}, `--format "csv": want arrow or parquet`},
+		{[]string{"sweep", "--out", dir, "--format", "tsv", good}, `--format "tsv": want arrow, parquet or csv`},
 		{[]string{"sweep", "--out", dir, "--parallel", "0", good}, "--parallel 0: want at least 1"},
 		{[]string{"merge", "--out", dir}, "merge: give the shards' output directories"},
 		{[]string{"merge", "--out", filepath.Join(dir, "m"), dir}, "sweep.json: no such file"},

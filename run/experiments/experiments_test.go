@@ -87,25 +87,32 @@ func readJobs(t *testing.T, dir, name, run string) *results.Jobs {
 	return j
 }
 
-// checkECDF: non-decreasing in x and y, y from above 0 up to exactly 1,
-// one point per sample.
+// checkECDF: a first point (min, 0) where the staircase leaves the axis,
+// then one point per sample, non-decreasing in x and increasing in y up
+// to exactly 1.
 func checkECDF(t *testing.T, where string, s reports.Series, n int) {
 	t.Helper()
-	if len(s.X) != n || len(s.Y) != n {
-		t.Errorf("%s: ECDF %q has %d points, want one per job (%d)", where, s.Label, len(s.X), n)
-		return
-	}
 	if n == 0 {
+		if len(s.X) != 0 || len(s.Y) != 0 {
+			t.Errorf("%s: ECDF %q of no job has %d points", where, s.Label, len(s.X))
+		}
 		return
 	}
-	for i := 1; i < n; i++ {
+	if len(s.X) != n+1 || len(s.Y) != n+1 {
+		t.Errorf("%s: ECDF %q has %d points, want one per job (%d) and its start", where, s.Label, len(s.X), n)
+		return
+	}
+	if s.Y[0] != 0 || s.X[0] != s.X[1] {
+		t.Errorf("%s: ECDF %q starts at (%v, %v), want (%v, 0)", where, s.Label, s.X[0], s.Y[0], s.X[1])
+	}
+	for i := 1; i <= n; i++ {
 		if s.X[i] < s.X[i-1] || s.Y[i] <= s.Y[i-1] {
 			t.Errorf("%s: ECDF %q decreases at point %d", where, s.Label, i)
 			return
 		}
 	}
-	if s.Y[0] <= 0 || s.Y[n-1] != 1 {
-		t.Errorf("%s: ECDF %q runs from %v to %v, want (0, 1]", where, s.Label, s.Y[0], s.Y[n-1])
+	if s.Y[n] != 1 {
+		t.Errorf("%s: ECDF %q ends at %v, want 1", where, s.Label, s.Y[n])
 	}
 }
 

@@ -35,9 +35,15 @@ func macroRuns(x *Ctx, profile string, keep ...string) (*traces.Trace, map[strin
 	return tr, byPolicy(runs), nil
 }
 
-// ecdfSeries is the ECDF of xs as a step series.
+// ecdfSeries is the ECDF of xs as a step series, starting at 0: a first
+// point (min xs, 0) makes the staircase rise from the axis at the
+// smallest sample instead of floating at 1/n.
 func ecdfSeries(name string, xs []float64, scale float64) reports.Series {
 	x, y := analysis.ECDF(xs)
+	if len(x) > 0 {
+		x = append([]float64{x[0]}, x...)
+		y = append([]float64{0}, y...)
+	}
 	for i := range x {
 		x[i] /= scale
 	}

@@ -104,10 +104,8 @@ func writeTraces(dir string, cells []*run.Cell) error {
 }
 
 func replayCell(dir string, c *run.Cell) (*Run, error) {
-	cc := *c
-	cc.AllOptions = true
 	out := filepath.Join(dir, filepath.FromSlash(c.Dir))
-	o, err := run.Replay(&cc, out, run.Options{})
+	o, err := run.Replay(c, out, run.Options{})
 	if err != nil {
 		return nil, err
 	}

@@ -172,7 +172,7 @@ func product(names []string, values map[string][]Value) []map[string]string {
 }
 
 func newCell(i int, w *Workload, pol string, params map[string]string, seed uint64, fixed map[string]Value) (*run.Cell, error) {
-	c := &run.Cell{Index: i, Dir: cellDir(i), TraceFile: traceFile(w, seed), Policy: pol, Options: map[string]string{},
+	c := &run.Cell{Index: i, Dir: cellDir(i), TraceFile: traceFile(w, seed), Workload: w.Name, Policy: pol, Options: map[string]string{},
 		Labels: map[string]string{workloadLabel: w.Name, seedLabel: fmt.Sprint(seed)}}
 	for k, v := range params {
 		c.Labels[k] = v

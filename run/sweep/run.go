@@ -52,7 +52,7 @@ var ErrInterrupted = errors.New("interrupted")
 func (r *Runner) Run(ctx context.Context, p *Plan) (Report, error) {
 	rep := Report{Cells: len(p.Cells)}
 	if _, err := results.ParseFormat(r.Output.Format); err != nil || r.Output.Format == "" {
-		return rep, fmt.Errorf("sweep: output format %q: want arrow or parquet", r.Output.Format)
+		return rep, fmt.Errorf("sweep: output format %q: want arrow, parquet or csv", r.Output.Format)
 	}
 	if err := r.claim(p); err != nil {
 		return rep, err

@@ -31,7 +31,7 @@ type Manifest struct {
 
 // Output says what each cell writes.
 type Output struct {
-	Format string `json:"format"` // arrow or parquet
+	Format string `json:"format"` // arrow, parquet or csv
 	Tasks  bool   `json:"tasks"`  // tasks.arrow as well as jobs.arrow
 }
 
