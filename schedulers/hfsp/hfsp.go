@@ -72,12 +72,15 @@ type HFSP struct {
 type hfspJob struct {
 	arrived, realDone [2]bool
 	inVC              [2]bool
-	trained           [2]bool
-	tasks             [2]int
-	samples           [2][]int32 // indices of sample tasks, in launch order
-	estimate          [2]float64 // size given to the virtual cluster (slot-s)
-	errFactor         float64    // map estimate error multiplier
-	vfinish           [2]float64 // virtual completion time, once seen
+	// deferred marks a reduce phase not yet in the virtual cluster: under
+	// reduce-aging=after-maps it enters when the job's maps have finished.
+	deferred  bool
+	trained   [2]bool
+	tasks     [2]int
+	samples   [2][]int32 // indices of sample tasks, in launch order
+	estimate  [2]float64 // size given to the virtual cluster (slot-s)
+	errFactor float64    // map estimate error multiplier
+	vfinish   [2]float64 // virtual completion time, once seen
 	// checkAt is the earliest time the reduce samples may all have
 	// reported (see reduceCheckAt); 0 after an event of the job.
 	checkAt replay.Time
@@ -102,6 +105,12 @@ type hfspOptions struct {
 	errorSeed     uint64
 	trueSizesMaps bool
 	trueSizesReds bool
+	// agingAtArrival puts the reduce phase in the virtual cluster when
+	// the job arrives (the public code) rather than when its maps finish.
+	agingAtArrival bool
+	// suspendUntrained lets the non-sample reduces of a job whose reduce
+	// phase is still in training be preempted.
+	suspendUntrained bool
 }
 
 var hfspOptionList = []policy.Option{
@@ -122,6 +131,8 @@ var hfspOptionList = []policy.Option{
 	{Name: "sigma", Default: "0", Usage: "σ of the log-normal error model"},
 	{Name: "error-seed", Default: "1", Usage: "seed of the error draws (one per job)"},
 	{Name: "oracle", Default: "none", Usage: "true sizes instead of estimates: none, maps, reduces or both (FSP)"},
+	{Name: "reduce-aging", Default: "after-maps", Usage: "when a job's reduce phase enters the virtual cluster and starts aging: after-maps (once its maps have finished; the paper is silent) or at-arrival (with the job, as the public HFSP code does, which lets a large job's reduces hold the reduce slots while its maps wait)"},
+	{Name: "suspend-untrained", Default: "true", Usage: "whether the non-sample reduces of a job whose reduce phase is still in training may be preempted (true; the paper is silent) or never are (false, as the public HFSP code, which skips jobs in training)"},
 }
 
 var _ replay.Scheduler = (*HFSP)(nil)
@@ -161,6 +172,8 @@ func New(s *policy.Settings) (*HFSP, error) {
 	sizes := s.OneOf("oracle", "none", "maps", "reduces", "both")
 	o.trueSizesMaps = sizes == "maps" || sizes == "both"
 	o.trueSizesReds = sizes == "reduces" || sizes == "both"
+	o.agingAtArrival = s.OneOf("reduce-aging", "after-maps", "at-arrival") == "at-arrival"
+	o.suspendUntrained = s.Bool("suspend-untrained")
 	if err := s.Err(); err != nil {
 		return nil, err
 	}
@@ -336,9 +349,26 @@ func (h *HFSP) arrive(j int32, v *replay.View) {
 			}
 		}
 		hj.estimate[k] = size
+		if k == replay.Reduce && !h.o.agingAtArrival && hj.arrived[replay.Map] {
+			hj.deferred = true // enters when its maps finish (enterReduces)
+			continue
+		}
 		hj.inVC[k] = true
 		h.vc[k].Add(int64(j), size, float64(n))
 	}
+}
+
+// enterReduces puts job j's deferred reduce phase in the virtual cluster,
+// once its maps have all finished, at its current estimate.
+func (h *HFSP) enterReduces(j int32) {
+	const k = replay.Reduce
+	hj := &h.jobs[j]
+	if !hj.deferred {
+		return
+	}
+	hj.deferred = false
+	hj.inVC[k] = true
+	h.vc[k].Add(int64(j), hj.estimate[k], float64(hj.tasks[k]))
 }
 
 // startSampling puts job j, whose reduces may now launch, in the reduce
@@ -383,7 +413,7 @@ func (h *HFSP) trueSize(k replay.TaskKind) bool {
 // cluster, or NaN if it has not (yet) been seen to.
 func (h *HFSP) VirtualFinish(j int32, k replay.TaskKind) float64 {
 	hj := &h.jobs[j]
-	if hj.inVC[k] || !hj.arrived[k] {
+	if hj.inVC[k] || !hj.arrived[k] || k == replay.Reduce && hj.deferred {
 		return math.NaN()
 	}
 	return hj.vfinish[k]
