@@ -8,6 +8,7 @@ import "sojourn/replay"
 func (h *HFSP) OnHeartbeat(hb *replay.Heartbeat) error {
 	h.reducesTouched = false
 	h.advance(hb.Now().Sec())
+	h.credit(hb)
 	h.checkReduceSamples(hb.View)
 	for k := replay.Map; k <= replay.Reduce; k++ {
 		if err := h.assign(hb, k); err != nil {

@@ -51,6 +51,7 @@ type HFSP struct {
 	pastSum   [2]float64
 	pastCount [2]int
 	delay     replay.Time
+	clock     delay.Clock // delay scheduling: the jobs skipped at the last heartbeat
 	// waits is the delay scheduling of each job's maps, and local their
 	// locality bitmaps (see local.go).
 	waits []hfspWait
@@ -218,6 +219,7 @@ func (h *HFSP) Start(v *replay.View) error {
 	h.trainSlots[replay.Map] = trainSlots(h.o.trainMapSlots, v.Slots(replay.Map))
 	h.trainSlots[replay.Reduce] = trainSlots(h.o.trainRedSlots, v.Slots(replay.Reduce))
 	h.delay = delay.Duration(h.o.delay, v)
+	h.clock.Start(v)
 	return nil
 }
 
@@ -245,6 +247,7 @@ func (h *HFSP) errorFactor(j int32) float64 {
 func (h *HFSP) OnEvent(ev replay.Event, v *replay.View) {
 	now := v.Now().Sec()
 	h.advance(now)
+	h.clock.OnEvent(ev)
 	switch ev.Kind {
 	case replay.TaskStarted, replay.TaskFinished, replay.TaskSuspended, replay.TaskResumed,
 		replay.TaskKilled, replay.TaskLost:

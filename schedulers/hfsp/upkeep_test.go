@@ -7,6 +7,7 @@ import (
 
 	"sojourn/replay"
 	"sojourn/replay/replaytest"
+	"sojourn/schedulers/internal/delay"
 	"sojourn/swim"
 )
 
@@ -80,7 +81,7 @@ func (c *hfspChecker) checkLocality(hb *replay.Heartbeat) {
 		if !hj.arrived[replay.Map] || hj.realDone[replay.Map] {
 			continue
 		}
-		if h.delay > 0 && w.skipping && w.bits < 0 {
+		if h.delay > 0 && (w.mark == delay.Skipped || w.waited > 0) && w.bits < 0 {
 			c.fail("%v: job %d waits with no locality bitmap", hb.Now(), j)
 			return
 		}

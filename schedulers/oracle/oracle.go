@@ -52,6 +52,7 @@ type Oracle struct {
 	order  []int32 // arrived, unfinished jobs in key order (see sortJobs)
 	groups []int32 // shared ranks: order[groups[g]:groups[g+1]] is group g
 	delay  replay.Time
+	clock  delay.Clock // delay scheduling: the jobs skipped at the last heartbeat
 	epoch  uint32
 
 	// rekey lists the jobs whose key may have changed since the last sort
@@ -171,6 +172,7 @@ func (o *Oracle) Start(v *replay.View) error {
 	o.moved = -1
 	o.nextCheck = replay.Never
 	o.delay = delay.Duration(o.o.delay, v)
+	o.clock.Start(v)
 	return nil
 }
 
@@ -178,6 +180,7 @@ func (o *Oracle) Start(v *replay.View) error {
 func (o *Oracle) OnEvent(ev replay.Event, v *replay.View) {
 	o.v = v
 	o.wantDirty = true
+	o.clock.OnEvent(ev)
 	switch ev.Kind {
 	case replay.NodeFailed:
 		o.setSuspended(ev.Node, 0)

@@ -12,6 +12,7 @@ import (
 func (o *Oracle) OnHeartbeat(hb *replay.Heartbeat) error {
 	o.v = hb.View
 	o.wantDirty = true
+	o.clock.Credit(hb, func(j int32) *delay.Wait { return &o.jobs[j].wait })
 	o.sortJobs()
 	for k := replay.Map; k <= replay.Reduce; k++ {
 		if err := o.fill(hb, k); err != nil {
@@ -78,7 +79,7 @@ func (o *Oracle) serve(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool, 
 	if jv.Pending(k) == 0 {
 		return false, nil
 	}
-	idx, ok := delay.Next(hb, j, k, &o.jobs[j].wait, o.delay)
+	idx, ok := delay.Next(hb, j, k, &o.jobs[j].wait, &o.clock, o.delay)
 	if !ok {
 		return false, nil
 	}
