@@ -13,10 +13,12 @@ import (
 // reference point for the practical policies:
 //
 //   - srpt: shortest remaining processing time first. A job's remaining
-//     processing time is the true work of its unfinished tasks (trueSize
-//     per task: a map's duration, a reduce's shuffle transfer plus its
-//     duration), counted at task granularity: a task's work leaves the sum
-//     when the task finishes.
+//     processing time is the true work of its unfinished tasks (per task:
+//     a map's duration, a reduce's shuffle transfer plus its duration)
+//     less the time their live attempts have run, so a running job's key
+//     falls as it runs (keys of jobs with running tasks are re-evaluated
+//     at every heartbeat). With map-preemption=eager on one slot and jobs
+//     of one task this is M/G/1 SRPT.
 //   - las: least attained service first. Service is the slot time of all
 //     the job's attempts so far, killed ones included. Pure LAS would
 //     preempt back and forth between jobs whose service crosses, so jobs
@@ -64,7 +66,7 @@ var SRPT = policy.Policy{
 			return nil, err
 		}
 		return &Oracle{name: SRPTName, o: o, rank: oracleRank{remaining: true,
-			key: func(o *Oracle, j int32) float64 { return o.jobs[j].remaining }}}, nil
+			key: (*Oracle).remainingWork}}, nil
 	},
 }
 

@@ -48,7 +48,11 @@ func (o *Oracle) fill(hb *replay.Heartbeat, k replay.TaskKind) error {
 			if o.jobs[j].tried == o.epoch {
 				continue
 			}
-			if best < 0 || hb.Job(j).Running(k) < hb.Job(best).Running(k) {
+			if best < 0 {
+				best = j
+				continue
+			}
+			if rj, rb := hb.Job(j).Running(k), hb.Job(best).Running(k); rj < rb || rj == rb && o.jobs[j].served < o.jobs[best].served {
 				best = j
 			}
 		}
@@ -62,6 +66,9 @@ func (o *Oracle) fill(hb *replay.Heartbeat, k replay.TaskKind) error {
 		}
 		if !ok {
 			o.jobs[best].tried = o.epoch
+		} else {
+			o.served++
+			o.jobs[best].served = o.served
 		}
 	}
 	return nil
