@@ -43,8 +43,8 @@ var oracleDelay = policy.Option{Name: "locality-delay", Default: "-1",
 	Usage: "delay scheduling wait D in seconds before rack-local maps (off-rack after 2D); -1 = min(15, 1.5 × heartbeat), as hfsp; 0 = off"}
 
 var lasOptions = []policy.Option{
-	{Name: "quantum", Default: "60", Usage: "attained service (slot-seconds) that ends the first level"},
-	{Name: "factor", Default: "2", Usage: "ratio between successive level boundaries (> 1; closer to 1 is closer to pure LAS)"},
+	{Name: "quantum", Default: "1", Usage: "attained service (slot-seconds) that ends the first level (60 with factor 2 was the old default: FIFO for jobs below 60 slot-seconds)"},
+	{Name: "factor", Default: "1.1", Usage: "ratio between successive level boundaries (> 1; closer to 1 is closer to pure LAS)"},
 }
 
 // The policies' names in the registry and on the command line.
