@@ -104,6 +104,9 @@ func (h *HFSP) assign(hb *replay.Heartbeat, k replay.TaskKind) error {
 	if k == replay.Reduce && h.o.preemption != "wait" && hb.Free(k) == 0 && !h.needsNoPreemption() {
 		return h.preempt(hb)
 	}
+	if k == replay.Map && h.o.mapPreemption != "wait" && hb.Free(k) == 0 {
+		return h.preemptMaps(hb)
+	}
 	return nil
 }
 

@@ -66,6 +66,8 @@ type HFSP struct {
 	scratch        []float64
 	led            reduceLedger
 	triedLate      []int32 // scratch of the late=ps scan
+	// map preemption's scratch (preempt_maps.go)
+	mapAllot, mapRank []int32
 }
 
 // hfspJob is HFSP's record of a job, the flags a heartbeat reads first.
@@ -112,6 +114,7 @@ type hfspOptions struct {
 	// suspendUntrained lets the non-sample reduces of a job whose reduce
 	// phase is still in training be preempted.
 	suspendUntrained bool
+	mapPreemption    string
 }
 
 var hfspOptionList = []policy.Option{
@@ -124,6 +127,7 @@ var hfspOptionList = []policy.Option{
 	{Name: "train-reduce-slots", Default: "-1", Usage: "reduce slots kept for sample tasks; -1 = 10% of the reduce slots"},
 	{Name: "late", Default: "fifo", Usage: "jobs done in the virtual cluster but not for real: fifo (in virtual finish order, the paper's rule) or ps (share slots equally)"},
 	{Name: "preemption", Default: "eager", Usage: "reduce preemption: eager (suspend youngest, resume oldest, wait past the node's cap), wait, or kill"},
+	{Name: "map-preemption", Default: "wait", Usage: "map preemption, as for reduces: wait (maps are never preempted, the paper's choice), eager or kill"},
 	{Name: "locality-delay", Default: "-1", Usage: "delay scheduling wait D in seconds before rack-local (off-rack after 2D); -1 = min(15, 1.5 × heartbeat); 0 = off"},
 	{Name: "virtual-speed", Default: "1", Usage: "aging speed of the virtual cluster (the public HFSP code uses 0.5)"},
 	{Name: "reset-aging", Default: "false", Usage: "on re-estimation restart the virtual job from the new size (the public code) instead of keeping its attained service"},
@@ -163,6 +167,7 @@ func New(s *policy.Settings) (*HFSP, error) {
 	o.trainRedSlots = s.Int("train-reduce-slots")
 	o.late = s.OneOf("late", "fifo", "ps")
 	o.preemption = s.OneOf("preemption", "eager", "wait", "kill")
+	o.mapPreemption = s.OneOf("map-preemption", "wait", "eager", "kill")
 	o.delay = s.Float("locality-delay")
 	o.virtualSpeed = s.Float("virtual-speed")
 	o.resetAging = s.Bool("reset-aging")

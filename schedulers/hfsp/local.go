@@ -114,11 +114,11 @@ func (h *HFSP) dropBlocks(j int32) {
 
 // refusesHere reports that job j would refuse this node's map slot, and
 // then flags it skipped as asking it would: it has a bitmap and no pending
-// map as close as it may take, node-local or rack-local. (HFSP never
-// suspends maps, so the job has none to resume either.)
+// map as close as it may take, node-local or rack-local, and no map
+// suspended (under map preemption).
 func (h *HFSP) refusesHere(hb *replay.Heartbeat, j int32) bool {
 	w := &h.waits[j]
-	if w.bits < 0 {
+	if w.bits < 0 || h.o.mapPreemption != "wait" && hb.Job(j).Suspended(replay.Map) > 0 {
 		return false
 	}
 	n := hb.Node()

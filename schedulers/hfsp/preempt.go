@@ -111,6 +111,9 @@ func (h *HFSP) needsNoPreemption() bool {
 // a larger job holds more than it is allotted. The answer is cached until
 // an event changes the reduces or the reduce order changes.
 func (h *HFSP) WantsBusyHeartbeats(v *replay.View) bool {
+	if h.o.mapPreemption != "wait" && h.mapPreemptionWanted(v) {
+		return true
+	}
 	if h.o.preemption == "wait" {
 		return false
 	}
