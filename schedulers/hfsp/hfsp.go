@@ -19,7 +19,13 @@ import (
 // increasing order of their completion time there. Sizes start as ξ·k·l
 // and are re-estimated from the first s "sample" tasks of each phase.
 // Reduces are preempted eagerly (suspend/resume), by waiting, or by
-// killing; maps wait.
+// killing; maps wait unless map-preemption says otherwise. Where the paper
+// is silent on how a job's two phases are coupled, the defaults do not let
+// one job hoard the reduce slots: a reduce phase enters the virtual
+// cluster when its job's maps have finished (reduce-aging), and the
+// non-sample reduces of a job in training may be preempted
+// (suspend-untrained); the public HFSP code's coupling is the options'
+// other values.
 type HFSP struct {
 	o     hfspOptions
 	vc    [2]*vcluster.Cluster
