@@ -59,6 +59,7 @@ type Easy struct {
 	reserved [2]int
 	pools    map[string]int
 	delay    replay.Time
+	clock    delay.Clock // delay scheduling: the jobs skipped at the last heartbeat
 
 	last        replay.Time // time the deficits were integrated to
 	nextShares  replay.Time
@@ -158,6 +159,7 @@ func (e *Easy) Start(v *replay.View) error {
 	e.v = v
 	e.jobs = make([]easyJob, v.Jobs())
 	e.delay = delay.Duration(e.o.delay, v)
+	e.clock.Start(v)
 	return nil
 }
 
@@ -216,6 +218,7 @@ func (e *Easy) arrive(j int32, v *replay.View) {
 // OnEvent implements replay.Scheduler.
 func (e *Easy) OnEvent(ev replay.Event, v *replay.View) {
 	e.v = v
+	e.clock.OnEvent(ev)
 	e.integrate(v)
 	switch ev.Kind {
 	case replay.JobArrived:

@@ -44,6 +44,7 @@ func (a easyCand) before(b easyCand) bool {
 // the jobs from a heap, since it usually stops after a few.
 func (e *Easy) OnHeartbeat(hb *replay.Heartbeat) error {
 	e.v = hb.View
+	e.clock.Credit(hb, func(j int32) *delay.Wait { return &e.jobs[j].wait })
 	e.integrate(hb.View)
 	e.snapshot(hb.View)
 	for k := replay.Map; k <= replay.Reduce; k++ {
@@ -131,7 +132,7 @@ func (e *Easy) launchTracked(hb *replay.Heartbeat, k replay.TaskKind, j int32) (
 // launch starts one task of kind k of job j on the node, maps under delay
 // scheduling.
 func (e *Easy) launch(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool, error) {
-	idx, ok := delay.Next(hb, j, k, &e.jobs[j].wait, e.delay)
+	idx, ok := delay.Next(hb, j, k, &e.jobs[j].wait, &e.clock, e.delay)
 	if !ok {
 		return false, nil
 	}

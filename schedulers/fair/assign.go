@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"sojourn/replay"
+	"sojourn/schedulers/internal/delay"
 )
 
 // OnHeartbeat implements replay.Scheduler.
@@ -19,22 +20,8 @@ func (f *Fair) OnHeartbeat(hb *replay.Heartbeat) error {
 		}
 	}
 	// Delay scheduling: credit the jobs skipped at the last heartbeat.
-	if f.sawHB {
-		gap := hb.HeartbeatInterval() / replay.Time(max(f.alive, 1))
-		gap = min(gap, now-f.lastHB)
-		for _, j := range f.skipped {
-			f.jobs[j].wait += gap
-		}
-	}
-	f.skipped, f.lastHB, f.sawHB = f.skipped[:0], now, true
-	f.visited = f.visited[:0]
-	err := f.assign(hb)
-	for _, j := range f.visited {
-		if f.jobs[j].launched != f.epoch {
-			f.skipped = append(f.skipped, j)
-		}
-	}
-	if err != nil {
+	f.clock.Credit(hb, func(j int32) *delay.Wait { return &f.jobs[j].wait })
+	if err := f.assign(hb); err != nil {
 		return err
 	}
 	return f.killHere(hb)
@@ -136,11 +123,10 @@ func (f *Fair) assignInPool(hb *replay.Heartbeat, p *fairPool, k replay.TaskKind
 		var loc replay.Locality
 		var ok bool
 		if k == replay.Map {
-			if jb.visited != f.epoch {
-				jb.visited = f.epoch
-				f.visited = append(f.visited, j)
-			}
 			idx, loc, ok = hb.PendingMap(j, hb.Node(), f.allowedLevel(jb, hb.Now()))
+			if !ok {
+				f.clock.Skip(j, &jb.wait.Mark)
+			}
 		} else {
 			idx, ok = hb.PendingReduce(j)
 		}
@@ -152,7 +138,7 @@ func (f *Fair) assignInPool(hb *replay.Heartbeat, p *fairPool, k replay.TaskKind
 		}
 		jb.tried[k] = 0 // it may have another task
 		if k == replay.Map {
-			jb.level, jb.wait, jb.launched = loc, 0, f.epoch
+			jb.wait.Launch(&f.clock, j, loc)
 		}
 		f.changeRunning(replay.TaskRef{Job: j, Kind: k, Index: idx}, +1)
 		return true, nil
@@ -166,20 +152,5 @@ func (f *Fair) allowedLevel(jb *fairJob, now replay.Time) replay.Locality {
 	if now-p.lastAtMin[replay.Map] > p.minTimeout || now-p.lastAtHalf[replay.Map] > f.fairTimeout {
 		return replay.OffRack // the pool is starved: no waiting
 	}
-	switch jb.level {
-	case replay.NodeLocal:
-		switch {
-		case jb.wait >= 2*f.delay:
-			return replay.OffRack
-		case jb.wait >= f.delay:
-			return replay.RackLocal
-		}
-		return replay.NodeLocal
-	case replay.RackLocal:
-		if jb.wait >= f.delay {
-			return replay.OffRack
-		}
-		return replay.RackLocal
-	}
-	return replay.OffRack
+	return jb.wait.Level(f.delay)
 }

@@ -80,16 +80,12 @@ type Fair struct {
 	delay       replay.Time // locality delay D
 	fairTimeout replay.Time // fair-share preemption timeout
 	canPreempt  bool        // preemption on and some timeout finite
-	alive       int         // trackers up
 
 	dirty       bool
 	nextUpdate  replay.Time
 	lastPreempt replay.Time
-	lastHB      replay.Time
-	sawHB       bool
 	epoch       uint32            // heartbeat counter, for per-heartbeat marks
-	skipped     []int32           // jobs passed over for maps at the last heartbeat
-	visited     []int32           // jobs asked for a map at this heartbeat
+	clock       delay.Clock       // delay scheduling: the jobs skipped at the last heartbeat
 	demand      [2]int            // Σ pool demand at the last update
 	running     [2]int            // tasks running in the cluster
 	kills       [][]victim.Victim // per node, kills for its next heartbeat
@@ -143,11 +139,8 @@ type fairJob struct {
 	key      [2]float64 // running/weight, the fair-mode order's key
 	submit   replay.Time
 	prio     int8
-	level    replay.Locality
-	wait     replay.Time
-	visited  uint32    // epoch of the last map request
-	launched uint32    // epoch of the last map launch
-	tried    [2]uint32 // epoch at which it had nothing to launch
+	wait     delay.Wait // delay scheduling of its maps
+	tried    [2]uint32  // epoch at which it had nothing to launch
 }
 
 var (
@@ -236,7 +229,7 @@ func (f *Fair) Name() string { return Name }
 // Start implements replay.Starter.
 func (f *Fair) Start(v *replay.View) error {
 	f.v = v
-	f.alive = v.Nodes()
+	f.clock.Start(v)
 	f.jobs = make([]fairJob, v.Jobs())
 	f.kills = make([][]victim.Victim, v.Nodes())
 	f.delay = delay.Duration(f.o.delay, v)
@@ -274,6 +267,7 @@ func (f *Fair) pool(name string, now replay.Time) *fairPool {
 // OnEvent implements replay.Scheduler. Launches and kills are counted when
 // the policy makes them; their events are ignored.
 func (f *Fair) OnEvent(ev replay.Event, v *replay.View) {
+	f.clock.OnEvent(ev)
 	f.v = v
 	switch ev.Kind {
 	case replay.JobArrived:
@@ -288,11 +282,8 @@ func (f *Fair) OnEvent(ev replay.Event, v *replay.View) {
 	case replay.JobFinished:
 		f.finish(ev.Job)
 	case replay.NodeFailed:
-		f.alive--
 		f.nKills -= len(f.kills[ev.Node])
 		f.kills[ev.Node] = f.kills[ev.Node][:0]
-	case replay.NodeRecovered:
-		f.alive++
 	}
 }
 
@@ -305,7 +296,7 @@ func (f *Fair) arrive(j int32, v *replay.View) {
 		u = &fairUser{max: f.pools.UserMaxJobs(jv.Pool())}
 		f.users[jv.Pool()] = u
 	}
-	jb.user, jb.level, jb.pos = u, replay.NodeLocal, [2]int32{-1, -1}
+	jb.user, jb.pos = u, [2]int32{-1, -1}
 	jb.submit, jb.prio = jv.Submit(), int8(jv.Priority())
 	w := fairshare.PriorityWeight(jb.prio)
 	jb.weight, jb.key = [2]float64{w, w}, [2]float64{}

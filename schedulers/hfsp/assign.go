@@ -8,6 +8,7 @@ import "sojourn/replay"
 func (h *HFSP) OnHeartbeat(hb *replay.Heartbeat) error {
 	h.reducesTouched = false
 	h.advance(hb.Now().Sec())
+	h.credit(hb)
 	h.checkReduceSamples(hb.View)
 	for k := replay.Map; k <= replay.Reduce; k++ {
 		if err := h.assign(hb, k); err != nil {
@@ -102,6 +103,9 @@ func (h *HFSP) assign(hb *replay.Heartbeat, k replay.TaskKind) error {
 	}
 	if k == replay.Reduce && h.o.preemption != "wait" && hb.Free(k) == 0 && !h.needsNoPreemption() {
 		return h.preempt(hb)
+	}
+	if k == replay.Map && h.o.mapPreemption != "wait" && hb.Free(k) == 0 {
+		return h.preemptMaps(hb)
 	}
 	return nil
 }

@@ -24,6 +24,7 @@ func (h *HFSP) taskFinished(t replay.TaskRef, v *replay.View) {
 		hj.realDone[t.Kind] = true
 		if t.Kind == replay.Map {
 			h.dropBlocks(t.Job)
+			h.enterReduces(t.Job)
 		}
 		h.endTraining(t.Job, t.Kind)
 		if hj.inVC[t.Kind] {
@@ -126,6 +127,9 @@ func (h *HFSP) tryEstimate(j int32, k replay.TaskKind, v *replay.View) {
 func (h *HFSP) reestimate(j int32, k replay.TaskKind, size float64) {
 	hj := &h.jobs[j]
 	if !hj.inVC[k] {
+		if k == replay.Reduce && hj.deferred {
+			hj.estimate[k] = size // it enters the virtual cluster at it
+		}
 		return
 	}
 	vc := h.vc[k]

@@ -14,9 +14,11 @@ const FSPName = "fsp"
 
 var fspOptions = []policy.Option{
 	{Name: "preemption", Default: "eager", Usage: "as hfsp.preemption: eager, wait or kill"},
+	{Name: "map-preemption", Default: "wait", Usage: "as hfsp.map-preemption: wait, eager or kill"},
 	{Name: "late", Default: "fifo", Usage: "as hfsp.late: fifo or ps"},
 	{Name: "locality-delay", Default: "-1", Usage: "as hfsp.locality-delay"},
 	{Name: "virtual-speed", Default: "1", Usage: "as hfsp.virtual-speed"},
+	{Name: "reduce-aging", Default: "after-maps", Usage: "as hfsp.reduce-aging: after-maps (the reduce phase ages once the job's maps have finished) or at-arrival (the public HFSP code)"},
 }
 
 // FSPPolicy describes FSP to the registry.

@@ -19,7 +19,13 @@ import (
 // increasing order of their completion time there. Sizes start as ξ·k·l
 // and are re-estimated from the first s "sample" tasks of each phase.
 // Reduces are preempted eagerly (suspend/resume), by waiting, or by
-// killing; maps wait.
+// killing; maps wait unless map-preemption says otherwise. Where the paper
+// is silent on how a job's two phases are coupled, the defaults do not let
+// one job hoard the reduce slots: a reduce phase enters the virtual
+// cluster when its job's maps have finished (reduce-aging), and the
+// non-sample reduces of a job in training may be preempted
+// (suspend-untrained); the public HFSP code's coupling is the options'
+// other values.
 type HFSP struct {
 	o     hfspOptions
 	vc    [2]*vcluster.Cluster
@@ -51,6 +57,7 @@ type HFSP struct {
 	pastSum   [2]float64
 	pastCount [2]int
 	delay     replay.Time
+	clock     delay.Clock // delay scheduling: the jobs skipped at the last heartbeat
 	// waits is the delay scheduling of each job's maps, and local their
 	// locality bitmaps (see local.go).
 	waits []hfspWait
@@ -65,6 +72,8 @@ type HFSP struct {
 	scratch        []float64
 	led            reduceLedger
 	triedLate      []int32 // scratch of the late=ps scan
+	// map preemption's scratch (preempt_maps.go)
+	mapAllot, mapRank []int32
 }
 
 // hfspJob is HFSP's record of a job, the flags a heartbeat reads first.
@@ -72,12 +81,15 @@ type HFSP struct {
 type hfspJob struct {
 	arrived, realDone [2]bool
 	inVC              [2]bool
-	trained           [2]bool
-	tasks             [2]int
-	samples           [2][]int32 // indices of sample tasks, in launch order
-	estimate          [2]float64 // size given to the virtual cluster (slot-s)
-	errFactor         float64    // map estimate error multiplier
-	vfinish           [2]float64 // virtual completion time, once seen
+	// deferred marks a reduce phase not yet in the virtual cluster: under
+	// reduce-aging=after-maps it enters when the job's maps have finished.
+	deferred  bool
+	trained   [2]bool
+	tasks     [2]int
+	samples   [2][]int32 // indices of sample tasks, in launch order
+	estimate  [2]float64 // size given to the virtual cluster (slot-s)
+	errFactor float64    // map estimate error multiplier
+	vfinish   [2]float64 // virtual completion time, once seen
 	// checkAt is the earliest time the reduce samples may all have
 	// reported (see reduceCheckAt); 0 after an event of the job.
 	checkAt replay.Time
@@ -102,6 +114,13 @@ type hfspOptions struct {
 	errorSeed     uint64
 	trueSizesMaps bool
 	trueSizesReds bool
+	// agingAtArrival puts the reduce phase in the virtual cluster when
+	// the job arrives (the public code) rather than when its maps finish.
+	agingAtArrival bool
+	// suspendUntrained lets the non-sample reduces of a job whose reduce
+	// phase is still in training be preempted.
+	suspendUntrained bool
+	mapPreemption    string
 }
 
 var hfspOptionList = []policy.Option{
@@ -114,6 +133,7 @@ var hfspOptionList = []policy.Option{
 	{Name: "train-reduce-slots", Default: "-1", Usage: "reduce slots kept for sample tasks; -1 = 10% of the reduce slots"},
 	{Name: "late", Default: "fifo", Usage: "jobs done in the virtual cluster but not for real: fifo (in virtual finish order, the paper's rule) or ps (share slots equally)"},
 	{Name: "preemption", Default: "eager", Usage: "reduce preemption: eager (suspend youngest, resume oldest, wait past the node's cap), wait, or kill"},
+	{Name: "map-preemption", Default: "wait", Usage: "map preemption, as for reduces: wait (maps are never preempted, the paper's choice), eager or kill"},
 	{Name: "locality-delay", Default: "-1", Usage: "delay scheduling wait D in seconds before rack-local (off-rack after 2D); -1 = min(15, 1.5 × heartbeat); 0 = off"},
 	{Name: "virtual-speed", Default: "1", Usage: "aging speed of the virtual cluster (the public HFSP code uses 0.5)"},
 	{Name: "reset-aging", Default: "false", Usage: "on re-estimation restart the virtual job from the new size (the public code) instead of keeping its attained service"},
@@ -122,6 +142,8 @@ var hfspOptionList = []policy.Option{
 	{Name: "sigma", Default: "0", Usage: "σ of the log-normal error model"},
 	{Name: "error-seed", Default: "1", Usage: "seed of the error draws (one per job)"},
 	{Name: "oracle", Default: "none", Usage: "true sizes instead of estimates: none, maps, reduces or both (FSP)"},
+	{Name: "reduce-aging", Default: "after-maps", Usage: "when a job's reduce phase enters the virtual cluster and starts aging: after-maps (once its maps have finished; the paper is silent) or at-arrival (with the job, as the public HFSP code does, which lets a large job's reduces hold the reduce slots while its maps wait)"},
+	{Name: "suspend-untrained", Default: "true", Usage: "whether the non-sample reduces of a job whose reduce phase is still in training may be preempted (true; the paper is silent) or never are (false, as the public HFSP code, which skips jobs in training)"},
 }
 
 var _ replay.Scheduler = (*HFSP)(nil)
@@ -151,6 +173,7 @@ func New(s *policy.Settings) (*HFSP, error) {
 	o.trainRedSlots = s.Int("train-reduce-slots")
 	o.late = s.OneOf("late", "fifo", "ps")
 	o.preemption = s.OneOf("preemption", "eager", "wait", "kill")
+	o.mapPreemption = s.OneOf("map-preemption", "wait", "eager", "kill")
 	o.delay = s.Float("locality-delay")
 	o.virtualSpeed = s.Float("virtual-speed")
 	o.resetAging = s.Bool("reset-aging")
@@ -161,6 +184,8 @@ func New(s *policy.Settings) (*HFSP, error) {
 	sizes := s.OneOf("oracle", "none", "maps", "reduces", "both")
 	o.trueSizesMaps = sizes == "maps" || sizes == "both"
 	o.trueSizesReds = sizes == "reduces" || sizes == "both"
+	o.agingAtArrival = s.OneOf("reduce-aging", "after-maps", "at-arrival") == "at-arrival"
+	o.suspendUntrained = s.Bool("suspend-untrained")
 	if err := s.Err(); err != nil {
 		return nil, err
 	}
@@ -205,6 +230,7 @@ func (h *HFSP) Start(v *replay.View) error {
 	h.trainSlots[replay.Map] = trainSlots(h.o.trainMapSlots, v.Slots(replay.Map))
 	h.trainSlots[replay.Reduce] = trainSlots(h.o.trainRedSlots, v.Slots(replay.Reduce))
 	h.delay = delay.Duration(h.o.delay, v)
+	h.clock.Start(v)
 	return nil
 }
 
@@ -232,6 +258,7 @@ func (h *HFSP) errorFactor(j int32) float64 {
 func (h *HFSP) OnEvent(ev replay.Event, v *replay.View) {
 	now := v.Now().Sec()
 	h.advance(now)
+	h.clock.OnEvent(ev)
 	switch ev.Kind {
 	case replay.TaskStarted, replay.TaskFinished, replay.TaskSuspended, replay.TaskResumed,
 		replay.TaskKilled, replay.TaskLost:
@@ -336,9 +363,26 @@ func (h *HFSP) arrive(j int32, v *replay.View) {
 			}
 		}
 		hj.estimate[k] = size
+		if k == replay.Reduce && !h.o.agingAtArrival && hj.arrived[replay.Map] {
+			hj.deferred = true // enters when its maps finish (enterReduces)
+			continue
+		}
 		hj.inVC[k] = true
 		h.vc[k].Add(int64(j), size, float64(n))
 	}
+}
+
+// enterReduces puts job j's deferred reduce phase in the virtual cluster,
+// once its maps have all finished, at its current estimate.
+func (h *HFSP) enterReduces(j int32) {
+	const k = replay.Reduce
+	hj := &h.jobs[j]
+	if !hj.deferred {
+		return
+	}
+	hj.deferred = false
+	hj.inVC[k] = true
+	h.vc[k].Add(int64(j), hj.estimate[k], float64(hj.tasks[k]))
 }
 
 // startSampling puts job j, whose reduces may now launch, in the reduce
@@ -383,7 +427,7 @@ func (h *HFSP) trueSize(k replay.TaskKind) bool {
 // cluster, or NaN if it has not (yet) been seen to.
 func (h *HFSP) VirtualFinish(j int32, k replay.TaskKind) float64 {
 	hj := &h.jobs[j]
-	if hj.inVC[k] || !hj.arrived[k] {
+	if hj.inVC[k] || !hj.arrived[k] || k == replay.Reduce && hj.deferred {
 		return math.NaN()
 	}
 	return hj.vfinish[k]

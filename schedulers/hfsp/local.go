@@ -6,16 +6,16 @@ import (
 )
 
 // Most offers of a map slot are refused: a job waiting under delay
-// scheduling (Zaharia et al.) takes only a node-local map until it has
-// waited the delay, then only a rack-local one until twice the delay, and
-// small jobs have blocks on few of the nodes. Once a job waits, such a
-// refusal changes nothing (its wait started at the first one), so it need
+// scheduling (the rule of package delay: Hadoop's FairScheduler) takes only
+// a node-local map until it has been credited the delay D, then only a
+// rack-local one until 2D, and small jobs have blocks on few of the nodes.
+// Such a refusal only flags the job skipped at this heartbeat, so it need
 // not be asked at all when it is known to have no pending map close
-// enough.
+// enough: it is flagged directly.
 //
 // That is what a job's locality bitmap tells, one bit per node and one per
 // rack: clear means no pending map of the job has a block there. A job
-// gets one when it starts waiting (a job queued behind others and never
+// gets one when it is first refused (a job queued behind others and never
 // asked needs none), with the bits of every node and rack holding one of
 // its blocks set, set again when a map is pending anew (killed or lost);
 // a bit is cleared when the job, asked on that node, had no map that
@@ -28,20 +28,30 @@ import (
 // one arena.
 
 // hfspWait is a job's delay-scheduling state (as delay.Wait) and the place
-// of its locality bitmap in the arena. It copies delay.Wait's two fields
+// of its locality bitmap in the arena. It copies delay.Wait's fields
 // rather than embed it: that packs the record in 16 bytes instead of 24,
 // and the heartbeat's walk reads one per job.
 type hfspWait struct {
-	since    replay.Time // when it started waiting, if skipping
-	bits     int32       // offset of its bitmap in the arena; -1: none
-	skipping bool        // it was refused for want of a close map
+	waited replay.Time     // credited since its last map launch
+	bits   int32           // offset of its bitmap in the arena; -1: none
+	last   replay.Locality // locality of its last map launch
+	mark   delay.Mark      // what it did at this heartbeat
 }
 
 // level is delay.Wait.Level for this record: the worst locality the job
 // may accept now.
-func (w *hfspWait) level(d, now replay.Time) replay.Locality {
-	dw := delay.Wait{Skipping: w.skipping, Since: w.since}
-	return dw.Level(d, now)
+func (w *hfspWait) level(d replay.Time) replay.Locality {
+	return delay.Allowed(w.last, w.waited, d)
+}
+
+// credit gives the jobs skipped at the last heartbeat the time since
+// (delay.Clock.Tick).
+func (h *HFSP) credit(hb *replay.Heartbeat) {
+	gap, listed := h.clock.Tick(hb.Now(), hb.HeartbeatInterval())
+	for _, j := range listed {
+		w := &h.waits[j]
+		delay.Settle(&w.mark, &w.waited, gap)
+	}
 }
 
 // localBits is the arena and layout of the jobs' locality bitmaps: each
@@ -102,25 +112,31 @@ func (h *HFSP) dropBlocks(j int32) {
 	}
 }
 
-// refusesHere reports that job j would refuse this node's map slot
-// without any effect: it already waits, and has no pending map as close
-// as it may still take, node-local or rack-local. (HFSP never suspends
-// maps, so the job has none to resume either.)
+// refusesHere reports that job j would refuse this node's map slot, and
+// then flags it skipped as asking it would: it has a bitmap and no pending
+// map as close as it may take, node-local or rack-local, and no map
+// suspended (under map preemption).
 func (h *HFSP) refusesHere(hb *replay.Heartbeat, j int32) bool {
 	w := &h.waits[j]
-	if !w.skipping || w.bits < 0 {
+	if w.bits < 0 || h.o.mapPreemption != "wait" && hb.Job(j).Suspended(replay.Map) > 0 {
 		return false
 	}
-	waited, n := hb.Now()-w.since, hb.Node()
-	switch {
-	case waited < h.delay:
-		p, b := h.local.nodeBit(w.bits, n)
-		return *p&b == 0
-	case waited < 2*h.delay:
-		p, b := h.local.rackBit(w.bits, hb.Rack(n))
-		return *p&b == 0
+	n := hb.Node()
+	var p *uint64
+	var b uint64
+	switch w.level(h.delay) {
+	case replay.NodeLocal:
+		p, b = h.local.nodeBit(w.bits, n)
+	case replay.RackLocal:
+		p, b = h.local.rackBit(w.bits, hb.Rack(n))
+	default:
+		return false
 	}
-	return false
+	if *p&b != 0 {
+		return false
+	}
+	h.clock.Skip(j, &w.mark)
+	return true
 }
 
 // pendingMap is pendingTask for a map of job j, which also clears the
@@ -129,7 +145,7 @@ func (h *HFSP) refusesHere(hb *replay.Heartbeat, j int32) bool {
 func (h *HFSP) pendingMap(hb *replay.Heartbeat, j int32) (int32, bool) {
 	w := &h.waits[j]
 	n := hb.Node()
-	lvl := w.level(h.delay, hb.Now())
+	lvl := w.level(h.delay)
 	t, loc, ok := hb.PendingMap(j, n, lvl)
 	if !ok && w.bits < 0 && h.delay > 0 {
 		w.bits = h.local.take() // it starts waiting
@@ -146,11 +162,10 @@ func (h *HFSP) pendingMap(hb *replay.Heartbeat, j int32) (int32, bool) {
 		}
 	}
 	if !ok {
-		if !w.skipping {
-			w.skipping, w.since = true, hb.Now()
-		}
+		h.clock.Skip(j, &w.mark)
 		return 0, false
 	}
-	w.skipping = false
+	w.waited, w.last = 0, loc
+	h.clock.Launch(j, &w.mark)
 	return t, true
 }

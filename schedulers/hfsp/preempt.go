@@ -62,7 +62,7 @@ func (h *HFSP) suspendedHere(hb *replay.Heartbeat, j int32) bool {
 
 // victim picks, on this node, the youngest reduce task of the latest job
 // in order (after position needy) that holds more reduce slots than it is
-// allotted and is not in training.
+// allotted and is preemptible.
 func (h *HFSP) victim(hb *replay.Heartbeat, needy int) (replay.TaskRef, bool) {
 	l := h.ledger(hb.View)
 	best, bestPos := replay.TaskRef{}, -1
@@ -71,7 +71,7 @@ func (h *HFSP) victim(hb *replay.Heartbeat, needy int) (replay.TaskRef, bool) {
 			continue
 		}
 		p := int(l.rank[r.Job])
-		if p <= needy || p < bestPos || l.allotted(p) >= l.run[p] || !h.jobs[r.Job].trained[replay.Reduce] {
+		if p <= needy || p < bestPos || l.allotted(p) >= l.run[p] || !h.preemptible(r) {
 			continue
 		}
 		// The latest job first; within it, the youngest task (the highest
@@ -88,6 +88,15 @@ func (h *HFSP) victim(hb *replay.Heartbeat, needy int) (replay.TaskRef, bool) {
 	return best, bestPos >= 0
 }
 
+// preemptible reports whether reduce r may be a victim: a trained job's,
+// or under suspend-untrained any but a sample of a job in training.
+func (h *HFSP) preemptible(r replay.TaskRef) bool {
+	if h.jobs[r.Job].trained[replay.Reduce] {
+		return true
+	}
+	return h.o.suspendUntrained && !h.isSample(r)
+}
+
 // needsNoPreemption reports, without computing anything, that preempt
 // would find nothing to do on this heartbeat: WantsBusyHeartbeats' cached
 // answer is still valid (no event and no action of this heartbeat has
@@ -102,6 +111,9 @@ func (h *HFSP) needsNoPreemption() bool {
 // a larger job holds more than it is allotted. The answer is cached until
 // an event changes the reduces or the reduce order changes.
 func (h *HFSP) WantsBusyHeartbeats(v *replay.View) bool {
+	if h.o.mapPreemption != "wait" && h.mapPreemptionWanted(v) {
+		return true
+	}
 	if h.o.preemption == "wait" {
 		return false
 	}

@@ -7,6 +7,7 @@ import (
 
 	"sojourn/replay"
 	"sojourn/replay/replaytest"
+	"sojourn/schedulers/internal/delay"
 	"sojourn/swim"
 )
 
@@ -80,7 +81,7 @@ func (c *hfspChecker) checkLocality(hb *replay.Heartbeat) {
 		if !hj.arrived[replay.Map] || hj.realDone[replay.Map] {
 			continue
 		}
-		if h.delay > 0 && w.skipping && w.bits < 0 {
+		if h.delay > 0 && (w.mark == delay.Skipped || w.waited > 0) && w.bits < 0 {
 			c.fail("%v: job %d waits with no locality bitmap", hb.Now(), j)
 			return
 		}
@@ -130,7 +131,8 @@ func (c *hfspChecker) checkSampling(v *replay.View) {
 
 // TestHFSPUpkeep replays a busy trace under HFSP and its variants (kill
 // preemption, late=ps, oracle sizes, estimation errors, longer and no
-// locality delay), with and without node failures, checking the upkeep
+// locality delay, map preemption with the public code's coupling of the
+// phases), with and without node failures, checking the upkeep
 // at every heartbeat, and checks that the checks change nothing.
 func TestHFSPUpkeep(t *testing.T) {
 	tr, err := swim.Generate(swim.Config{Profile: "fb2010", Seed: 3, Jobs: 40, Nodes: 12, MeanGap: 20})
@@ -143,6 +145,7 @@ func TestHFSPUpkeep(t *testing.T) {
 		{"oracle": "both"},
 		{"alpha": "0.5", "reset-aging": "true", "locality-delay": "40"},
 		{"locality-delay": "0", "samples": "2"},
+		{"map-preemption": "eager", "reduce-aging": "at-arrival", "suspend-untrained": "false"},
 	}
 	for ci, cfg := range replaytest.UpkeepClusters() {
 		for oi, opt := range opts {

@@ -22,7 +22,9 @@ import (
 // trace order). A free slot of kind k goes to the first group, in key
 // order, that has a job able to use it on the reporting node; inside the
 // group, to the job with the fewest running tasks of kind k (max-min
-// fairness), ties in key order. A job uses a slot by resuming its oldest
+// fairness), ties to the job served least recently (round robin: on one
+// slot, jobs of many short tasks take turns, which approximates processor
+// sharing with a quantum of one task). A job uses a slot by resuming its oldest
 // task suspended on the node, or by launching a pending task (maps at the
 // best locality the delay-scheduling rule allows).
 //
@@ -52,7 +54,9 @@ type Oracle struct {
 	order  []int32 // arrived, unfinished jobs in key order (see sortJobs)
 	groups []int32 // shared ranks: order[groups[g]:groups[g+1]] is group g
 	delay  replay.Time
+	clock  delay.Clock // delay scheduling: the jobs skipped at the last heartbeat
 	epoch  uint32
+	served uint64 // counts the slots given and the arrivals (oracleJob.served)
 
 	// rekey lists the jobs whose key may have changed since the last sort
 	// (an event touched them), reorder says the order must be sorted again
@@ -138,6 +142,15 @@ type oracleJob struct {
 	demand [2]int32 // running, suspended and launchable tasks, at its last event
 
 	remaining float64 // true work of its unfinished tasks (slot-s)
+	// srpt: the service of the live attempts of its unfinished tasks in
+	// closed segments (liveClosed), and per task that of its current
+	// attempt (attempt); with the running segments, the work done of the
+	// unfinished tasks.
+	liveClosed float64
+	attempt    [2][]float64
+	// served is the heartbeat-path counter when it was last given a slot
+	// (or arrived): shared ranks serve the least recently served first.
+	served uint64
 	// attained service: closed segments plus, for the running ones,
 	// runCount·now − segSum (seconds).
 	closed   float64
@@ -171,6 +184,7 @@ func (o *Oracle) Start(v *replay.View) error {
 	o.moved = -1
 	o.nextCheck = replay.Never
 	o.delay = delay.Duration(o.o.delay, v)
+	o.clock.Start(v)
 	return nil
 }
 
@@ -178,6 +192,7 @@ func (o *Oracle) Start(v *replay.View) error {
 func (o *Oracle) OnEvent(ev replay.Event, v *replay.View) {
 	o.v = v
 	o.wantDirty = true
+	o.clock.OnEvent(ev)
 	switch ev.Kind {
 	case replay.NodeFailed:
 		o.setSuspended(ev.Node, 0)
@@ -198,17 +213,27 @@ func (o *Oracle) OnEvent(ev replay.Event, v *replay.View) {
 		if o.rank.remaining {
 			jb.remaining = jv.TrueWork(replay.Map) + jv.TrueWork(replay.Reduce)
 		}
-		if o.rank.attained {
+		if o.rank.attained || o.rank.remaining {
 			for k := range jb.seg {
 				jb.seg[k] = slices.Repeat([]replay.Time{-1}, jv.Tasks(replay.TaskKind(k)))
 			}
 		}
+		if o.rank.remaining {
+			for k := range jb.attempt {
+				jb.attempt[k] = make([]float64, jv.Tasks(replay.TaskKind(k)))
+			}
+		}
+		o.served++
+		jb.served = o.served
 		jb.submit = jv.Submit()
 		o.order = append(o.order, ev.Job)
 		jb.live = true
 		o.reorder, o.joined = true, true
 	case replay.TaskStarted, replay.TaskResumed:
-		if o.rank.attained {
+		if ev.Kind == replay.TaskStarted && o.rank.remaining {
+			jb.attempt[ev.Task.Kind][ev.Task.Index] = 0
+		}
+		if o.rank.attained || o.rank.remaining {
 			jb.seg[ev.Task.Kind][ev.Task.Index] = ev.Time
 			jb.runCount++
 			jb.segSum += ev.Time.Sec()
@@ -217,17 +242,31 @@ func (o *Oracle) OnEvent(ev replay.Event, v *replay.View) {
 		if ev.Kind == replay.TaskFinished && o.rank.remaining {
 			jb.remaining = max(0, jb.remaining-v.Task(ev.Task).Work())
 		}
-		if o.rank.attained {
+		if o.rank.attained || o.rank.remaining {
 			if s := jb.seg[ev.Task.Kind][ev.Task.Index]; s >= 0 {
-				jb.closed += (ev.Time - s).Sec()
+				d := (ev.Time - s).Sec()
+				jb.closed += d
 				jb.runCount--
 				jb.segSum -= s.Sec()
 				jb.seg[ev.Task.Kind][ev.Task.Index] = -1
+				if o.rank.remaining {
+					jb.attempt[ev.Task.Kind][ev.Task.Index] += d
+					jb.liveClosed += d
+				}
 			}
+		}
+		if o.rank.remaining && ev.Kind != replay.TaskSuspended {
+			// The attempt is over: its service leaves the work done (a
+			// finished task's work left remaining; a killed or lost
+			// one's is to do again).
+			a := &jb.attempt[ev.Task.Kind][ev.Task.Index]
+			jb.liveClosed -= *a
+			*a = 0
 		}
 	case replay.JobFinished:
 		o.order = order.Remove(o.order, ev.Job)
 		jb.seg = [2][]replay.Time{}
+		jb.attempt = [2][]float64{}
 		jb.live = false
 		o.reorder, o.joined = true, true
 		return
@@ -310,6 +349,16 @@ func (o *Oracle) setSuspended(n int32, c int32) {
 	if o.suspendedOn[n] = max(c, 0); c < limit {
 		o.roomy++
 	}
+}
+
+// remainingWork is srpt's key: job j's true remaining work in slot-seconds,
+// the work of its unfinished tasks less what their live attempts have run
+// (a running task's work done is counted as its run time, exact at the
+// reference speed on local data).
+func (o *Oracle) remainingWork(j int32) float64 {
+	jb := &o.jobs[j]
+	done := jb.liveClosed + float64(jb.runCount)*o.v.Now().Sec() - jb.segSum
+	return max(0, jb.remaining-done)
 }
 
 // attained is job j's attained service in slot-seconds: the slot time of

@@ -25,6 +25,15 @@ func (o *Oracle) sortJobs() {
 			o.nextCheck = min(o.nextCheck, o.jobs[j].check)
 		}
 	}
+	if o.rank.remaining {
+		// srpt: the keys of running jobs fall with time.
+		for _, j := range o.order {
+			if jb := &o.jobs[j]; jb.runCount > 0 && !jb.queued {
+				jb.queued = true
+				o.rekey = append(o.rekey, j)
+			}
+		}
+	}
 	for _, j := range o.rekey {
 		jb := &o.jobs[j]
 		jb.queued = false

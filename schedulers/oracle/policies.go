@@ -13,10 +13,12 @@ import (
 // reference point for the practical policies:
 //
 //   - srpt: shortest remaining processing time first. A job's remaining
-//     processing time is the true work of its unfinished tasks (trueSize
-//     per task: a map's duration, a reduce's shuffle transfer plus its
-//     duration), counted at task granularity: a task's work leaves the sum
-//     when the task finishes.
+//     processing time is the true work of its unfinished tasks (per task:
+//     a map's duration, a reduce's shuffle transfer plus its duration)
+//     less the time their live attempts have run, so a running job's key
+//     falls as it runs (keys of jobs with running tasks are re-evaluated
+//     at every heartbeat). With map-preemption=eager on one slot and jobs
+//     of one task this is M/G/1 SRPT.
 //   - las: least attained service first. Service is the slot time of all
 //     the job's attempts so far, killed ones included. Pure LAS would
 //     preempt back and forth between jobs whose service crosses, so jobs
@@ -41,8 +43,8 @@ var oracleDelay = policy.Option{Name: "locality-delay", Default: "-1",
 	Usage: "delay scheduling wait D in seconds before rack-local maps (off-rack after 2D); -1 = min(15, 1.5 × heartbeat), as hfsp; 0 = off"}
 
 var lasOptions = []policy.Option{
-	{Name: "quantum", Default: "60", Usage: "attained service (slot-seconds) that ends the first level"},
-	{Name: "factor", Default: "2", Usage: "ratio between successive level boundaries (> 1; closer to 1 is closer to pure LAS)"},
+	{Name: "quantum", Default: "1", Usage: "attained service (slot-seconds) that ends the first level (60 with factor 2 was the old default: FIFO for jobs below 60 slot-seconds)"},
+	{Name: "factor", Default: "1.1", Usage: "ratio between successive level boundaries (> 1; closer to 1 is closer to pure LAS)"},
 }
 
 // The policies' names in the registry and on the command line.
@@ -64,7 +66,7 @@ var SRPT = policy.Policy{
 			return nil, err
 		}
 		return &Oracle{name: SRPTName, o: o, rank: oracleRank{remaining: true,
-			key: func(o *Oracle, j int32) float64 { return o.jobs[j].remaining }}}, nil
+			key: (*Oracle).remainingWork}}, nil
 	},
 }
 

@@ -194,7 +194,7 @@ func (o *Oracle) canLaunch(hb *replay.Heartbeat, k replay.TaskKind, j int32) boo
 		_, ok := hb.PendingReduce(j)
 		return ok
 	}
-	_, _, ok := hb.PendingMap(j, hb.Node(), o.jobs[j].wait.Level(o.delay, hb.Now()))
+	_, _, ok := hb.PendingMap(j, hb.Node(), o.jobs[j].wait.Level(o.delay))
 	return ok
 }
 

@@ -12,6 +12,7 @@ import (
 func (o *Oracle) OnHeartbeat(hb *replay.Heartbeat) error {
 	o.v = hb.View
 	o.wantDirty = true
+	o.clock.Credit(hb, func(j int32) *delay.Wait { return &o.jobs[j].wait })
 	o.sortJobs()
 	for k := replay.Map; k <= replay.Reduce; k++ {
 		if err := o.fill(hb, k); err != nil {
@@ -47,7 +48,11 @@ func (o *Oracle) fill(hb *replay.Heartbeat, k replay.TaskKind) error {
 			if o.jobs[j].tried == o.epoch {
 				continue
 			}
-			if best < 0 || hb.Job(j).Running(k) < hb.Job(best).Running(k) {
+			if best < 0 {
+				best = j
+				continue
+			}
+			if rj, rb := hb.Job(j).Running(k), hb.Job(best).Running(k); rj < rb || rj == rb && o.jobs[j].served < o.jobs[best].served {
 				best = j
 			}
 		}
@@ -61,6 +66,9 @@ func (o *Oracle) fill(hb *replay.Heartbeat, k replay.TaskKind) error {
 		}
 		if !ok {
 			o.jobs[best].tried = o.epoch
+		} else {
+			o.served++
+			o.jobs[best].served = o.served
 		}
 	}
 	return nil
@@ -78,7 +86,7 @@ func (o *Oracle) serve(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool, 
 	if jv.Pending(k) == 0 {
 		return false, nil
 	}
-	idx, ok := delay.Next(hb, j, k, &o.jobs[j].wait, o.delay)
+	idx, ok := delay.Next(hb, j, k, &o.jobs[j].wait, &o.clock, o.delay)
 	if !ok {
 		return false, nil
 	}
