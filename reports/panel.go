@@ -133,8 +133,18 @@ func panelPlot(pn Panel, looks []look) *plot.Plot {
 		padRange(&p.X, pn.X, pn.XLog)
 		padRange(&p.Y, pn.Y, false)
 	}
+	if below != nil && pn.Y == nil && len(leg.entries) <= 8 {
+		// Stacked bands fill the data area to its top corners, so no
+		// corner is free for the legend: leave room above the bands.
+		p.Y.Max += stackHeadroom(len(leg.entries)) * (p.Y.Max - p.Y.Min)
+	}
 	return p
 }
+
+// stackHeadroom is the fraction of a stacked panel's range added above
+// its bands for a legend of n entries (one line each, about 6% of a
+// panel's height at the figures' sizes).
+func stackHeadroom(n int) float64 { return 0.06*float64(n) + 0.06 }
 
 // coincides says whether a point of xys is one of drawn.
 func coincides(xys, drawn plotter.XYs) bool {
