@@ -9,8 +9,6 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
-	"github.com/apache/arrow/go/v15/arrow/ipc"
-	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"sojourn/internal/atomicfile"
 )
@@ -23,21 +21,12 @@ import (
 // string. CSV has no place for the schema metadata: the jobs table's
 // policy, seed and workload columns say which run a row belongs to.
 func ToCSV(src, dst string) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("%s: corrupt Arrow data (%v)", src, p)
-		}
-	}()
-	f, err := os.Open(src)
+	defer recoverCorruptErr(src, &err)
+	r, close, err := openArrow(src)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	r, err := ipc.NewFileReader(f, ipc.WithAllocator(memory.NewGoAllocator()))
-	if err != nil {
-		return fmt.Errorf("%s: not an Arrow IPC file: %w", src, err)
-	}
-	defer r.Close()
+	defer close()
 	err = atomicfile.Write(dst, func(out *os.File) error {
 		bw := bufio.NewWriterSize(out, 1<<16)
 		w := csv.NewWriter(bw)

@@ -10,8 +10,6 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
-	"github.com/apache/arrow/go/v15/arrow/ipc"
-	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/apache/arrow/go/v15/parquet"
 	"github.com/apache/arrow/go/v15/parquet/compress"
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
@@ -110,21 +108,12 @@ func ConvertResultsTo(dir string, f Format) error {
 // polars and DuckDB read the same table as from src. Pages are
 // Snappy-compressed, one row group per 65,536 rows.
 func ToParquet(src, dst string) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("%s: corrupt Arrow data (%v)", src, p)
-		}
-	}()
-	f, err := os.Open(src)
+	defer recoverCorruptErr(src, &err)
+	r, close, err := openArrow(src)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	r, err := ipc.NewFileReader(f, ipc.WithAllocator(memory.NewGoAllocator()))
-	if err != nil {
-		return fmt.Errorf("%s: not an Arrow IPC file: %w", src, err)
-	}
-	defer r.Close()
+	defer close()
 	// The root is REQUIRED, as parquet-mr and current Arrow C++ write it:
 	// the Go writer's default (REPEATED, from early parquet-cpp) misleads
 	// some readers into expecting repetition levels.

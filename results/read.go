@@ -33,42 +33,16 @@ func (j *Jobs) Len() int { return len(j.Index) }
 // ReadJobs reads a jobs.arrow file. Errors name the file and, for a
 // missing or mistyped column, the column.
 func ReadJobs(path string) (out *Jobs, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			out, err = nil, fmt.Errorf("%s: corrupt Arrow data (%v)", path, p)
-		}
-	}()
-	f, err := os.Open(path)
+	defer recoverCorrupt(path, &out, &err)
+	r, close, err := openTable(path, "jobs")
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	r, err := ipc.NewFileReader(f, ipc.WithAllocator(memory.NewGoAllocator()))
-	if err != nil {
-		return nil, fmt.Errorf("%s: not an Arrow IPC file: %w", path, err)
-	}
-	defer r.Close()
+	defer close()
 	md := r.Schema().Metadata()
-	if k, _ := md.GetValue(KeyKind); k != "jobs" {
-		return nil, fmt.Errorf("%s: metadata %s is %q, want \"jobs\"", path, KeyKind, k)
-	}
-	if v, _ := md.GetValue(KeySchemaVersion); v != SchemaVersion {
-		return nil, fmt.Errorf("%s: result schema version %q, this build reads %q", path, v, SchemaVersion)
-	}
 	out = &Jobs{Meta: map[string]string{}}
 	for i, k := range md.Keys() {
 		out.Meta[k] = md.Values()[i]
-	}
-	col := func(rec arrow.Record, name string, typ arrow.DataType) (arrow.Array, error) {
-		idx := rec.Schema().FieldIndices(name)
-		if len(idx) == 0 {
-			return nil, fmt.Errorf("%s: column %s is missing", path, name)
-		}
-		a := rec.Column(idx[0])
-		if !arrow.TypeEqual(a.DataType(), typ) {
-			return nil, fmt.Errorf("%s: column %s has type %s, want %s", path, name, a.DataType(), typ)
-		}
-		return a, nil
 	}
 	for b := 0; b < r.NumRecords(); b++ {
 		rec, err := r.Record(b)
@@ -78,7 +52,7 @@ func ReadJobs(path string) (out *Jobs, err error) {
 		ints := map[string]*[]int32{"job_index": &out.Index, "maps": &out.Maps, "reduces": &out.Reduces,
 			"node_local_maps": &out.NodeLocal, "rack_local_maps": &out.RackLocal, "off_rack_maps": &out.OffRack}
 		for _, name := range []string{"job_index", "maps", "reduces", "node_local_maps", "rack_local_maps", "off_rack_maps"} {
-			a, err := col(rec, name, i32)
+			a, err := column(path, rec, name, i32)
 			if err != nil {
 				return nil, err
 			}
@@ -87,7 +61,7 @@ func ReadJobs(path string) (out *Jobs, err error) {
 		floats := map[string]*[]float64{"submit_s": &out.Submit, "finish_s": &out.Finish, "sojourn_s": &out.Sojourn,
 			"map_sojourn_s": &out.MapSojourn, "reduce_sojourn_s": &out.ReduceSojourn}
 		for _, name := range []string{"submit_s", "finish_s", "sojourn_s", "map_sojourn_s", "reduce_sojourn_s"} {
-			a, err := col(rec, name, f64)
+			a, err := column(path, rec, name, f64)
 			if err != nil {
 				return nil, err
 			}
@@ -100,7 +74,7 @@ func ReadJobs(path string) (out *Jobs, err error) {
 				*floats[name] = append(*floats[name], v)
 			}
 		}
-		a, err := col(rec, "class", str)
+		a, err := column(path, rec, "class", str)
 		if err != nil {
 			return nil, err
 		}
@@ -128,36 +102,13 @@ func (t *Tasks) Len() int { return len(t.Job) }
 // ReadTasks reads a tasks.arrow file. Errors name the file and, for a
 // missing or mistyped column, the column.
 func ReadTasks(path string) (out *Tasks, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			out, err = nil, fmt.Errorf("%s: corrupt Arrow data (%v)", path, p)
-		}
-	}()
-	f, err := os.Open(path)
+	defer recoverCorrupt(path, &out, &err)
+	r, close, err := openTable(path, "tasks")
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	r, err := ipc.NewFileReader(f, ipc.WithAllocator(memory.NewGoAllocator()))
-	if err != nil {
-		return nil, fmt.Errorf("%s: not an Arrow IPC file: %w", path, err)
-	}
-	defer r.Close()
-	if k, _ := r.Schema().Metadata().GetValue(KeyKind); k != "tasks" {
-		return nil, fmt.Errorf("%s: metadata %s is %q, want \"tasks\"", path, KeyKind, k)
-	}
+	defer close()
 	out = &Tasks{}
-	col := func(rec arrow.Record, name string, typ arrow.DataType) (arrow.Array, error) {
-		idx := rec.Schema().FieldIndices(name)
-		if len(idx) == 0 {
-			return nil, fmt.Errorf("%s: column %s is missing", path, name)
-		}
-		a := rec.Column(idx[0])
-		if !arrow.TypeEqual(a.DataType(), typ) {
-			return nil, fmt.Errorf("%s: column %s has type %s, want %s", path, name, a.DataType(), typ)
-		}
-		return a, nil
-	}
 	strs := func(a arrow.Array) func(int) string {
 		d := a.(*array.Dictionary)
 		dict := d.Dictionary().(*array.String)
@@ -173,7 +124,7 @@ func ReadTasks(path string) (out *Tasks, err error) {
 			name string
 			typ  arrow.DataType
 		}{{"job_index", i32}, {"kind", category}, {"node", i32}, {"start_s", f64}, {"end_s", f64}, {"outcome", category}} {
-			if cols[i], err = col(rec, c.name, c.typ); err != nil {
+			if cols[i], err = column(path, rec, c.name, c.typ); err != nil {
 				return nil, err
 			}
 		}
@@ -188,4 +139,67 @@ func ReadTasks(path string) (out *Tasks, err error) {
 		}
 	}
 	return out, nil
+}
+
+// openArrow opens the Arrow IPC file at path; close releases the reader
+// and the file.
+func openArrow(path string) (r *ipc.FileReader, close func(), err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err = ipc.NewFileReader(f, ipc.WithAllocator(memory.NewGoAllocator()))
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s: not an Arrow IPC file: %w", path, err)
+	}
+	return r, func() { r.Close(); f.Close() }, nil
+}
+
+// openTable opens the Arrow results file at path and checks that it holds
+// a table of the given kind ("jobs", "tasks") in the schema version this
+// build reads.
+func openTable(path, kind string) (r *ipc.FileReader, close func(), err error) {
+	if r, close, err = openArrow(path); err != nil {
+		return nil, nil, err
+	}
+	md := r.Schema().Metadata()
+	if k, _ := md.GetValue(KeyKind); k != kind {
+		close()
+		return nil, nil, fmt.Errorf("%s: metadata %s is %q, want %q", path, KeyKind, k, kind)
+	}
+	if v, _ := md.GetValue(KeySchemaVersion); v != SchemaVersion {
+		close()
+		return nil, nil, fmt.Errorf("%s: result schema version %q, this build reads %q", path, v, SchemaVersion)
+	}
+	return r, close, nil
+}
+
+// column returns rec's column called name, which must be of type typ.
+func column(path string, rec arrow.Record, name string, typ arrow.DataType) (arrow.Array, error) {
+	idx := rec.Schema().FieldIndices(name)
+	if len(idx) == 0 {
+		return nil, fmt.Errorf("%s: column %s is missing", path, name)
+	}
+	a := rec.Column(idx[0])
+	if !arrow.TypeEqual(a.DataType(), typ) {
+		return nil, fmt.Errorf("%s: column %s has type %s, want %s", path, name, a.DataType(), typ)
+	}
+	return a, nil
+}
+
+// recoverCorrupt, deferred by a reader, turns a panic of the Arrow
+// decoder on a damaged file into an error naming the file.
+func recoverCorrupt[T any](path string, out **T, err *error) {
+	if p := recover(); p != nil {
+		*out, *err = nil, fmt.Errorf("%s: corrupt Arrow data (%v)", path, p)
+	}
+}
+
+// recoverCorruptErr is recoverCorrupt for a function that returns an
+// error only.
+func recoverCorruptErr(path string, err *error) {
+	if p := recover(); p != nil {
+		*err = fmt.Errorf("%s: corrupt Arrow data (%v)", path, p)
+	}
 }
