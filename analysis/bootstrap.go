@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -38,6 +39,25 @@ const (
 	DefaultResamples = 2000
 	DefaultLevel     = 0.95
 )
+
+// WithDefaults returns bs with a zero Level and Resamples set to their
+// defaults, or an error naming a level outside (0, 1) or a negative
+// number of resamples.
+func (bs Bootstrap) WithDefaults() (Bootstrap, error) {
+	if bs.Level == 0 {
+		bs.Level = DefaultLevel
+	}
+	if !(bs.Level > 0 && bs.Level < 1) {
+		return bs, fmt.Errorf("level %v: want a confidence level between 0 and 1", bs.Level)
+	}
+	if bs.Resamples == 0 {
+		bs.Resamples = DefaultResamples
+	}
+	if bs.Resamples < 1 {
+		return bs, fmt.Errorf("resamples %d: want at least 1", bs.Resamples)
+	}
+	return bs, nil
+}
 
 // RelChange estimates the relative change b/a − 1 of a statistic between
 // sample a (na rows) and sample b (nb rows), with a bootstrap interval.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -153,4 +154,23 @@ func ExampleBootstrap_RelChange() {
 	iv := bs.RelChange(len(before), MeanOf(before), len(after), MeanOf(after))
 	fmt.Printf("%+.1f%% [%+.1f%%, %+.1f%%]\n", 100*iv.Est, 100*iv.Lo, 100*iv.Hi)
 	// Output: +9.2% [+8.2%, +10.1%]
+}
+
+func TestBootstrapWithDefaults(t *testing.T) {
+	bs, err := Bootstrap{}.WithDefaults()
+	if err != nil || bs.Level != DefaultLevel || bs.Resamples != DefaultResamples {
+		t.Errorf("zero settings: %+v, %v; want the defaults", bs, err)
+	}
+	for _, c := range []struct {
+		bs   Bootstrap
+		want string
+	}{
+		{Bootstrap{Level: 1}, "level 1: want a confidence level between 0 and 1"},
+		{Bootstrap{Level: -0.5}, "level -0.5"},
+		{Bootstrap{Resamples: -3}, "resamples -3: want at least 1"},
+	} {
+		if _, err := c.bs.WithDefaults(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: error %v, want %q", c.bs, err, c.want)
+		}
+	}
 }

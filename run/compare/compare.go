@@ -88,18 +88,11 @@ func Compare(base, cand *sweep.Summary, o Options) (*Report, error) {
 	if !(o.Threshold >= 0) {
 		return nil, fmt.Errorf("threshold %v: want a relative change >= 0", o.Threshold)
 	}
-	if o.Level == 0 {
-		o.Level = analysis.DefaultLevel
+	bs, err := analysis.Bootstrap{Level: o.Level, Resamples: o.Resamples}.WithDefaults()
+	if err != nil {
+		return nil, err
 	}
-	if !(o.Level > 0 && o.Level < 1) {
-		return nil, fmt.Errorf("level %v: want a confidence level between 0 and 1", o.Level)
-	}
-	if o.Resamples == 0 {
-		o.Resamples = analysis.DefaultResamples
-	}
-	if o.Resamples < 1 {
-		return nil, fmt.Errorf("resamples %d: want at least 1", o.Resamples)
-	}
+	o.Level, o.Resamples = bs.Level, bs.Resamples
 	metrics, err := pick(o.Metrics)
 	if err != nil {
 		return nil, err

@@ -187,18 +187,11 @@ func paramList(m map[string]string, policy string) []string {
 }
 
 func compare(base, cand []*group, o Options) (*Report, error) {
-	if o.Level == 0 {
-		o.Level = analysis.DefaultLevel
+	bs, err := analysis.Bootstrap{Level: o.Level, Resamples: o.Resamples}.WithDefaults()
+	if err != nil {
+		return nil, err
 	}
-	if !(o.Level > 0 && o.Level < 1) {
-		return nil, fmt.Errorf("level %v: want a confidence level between 0 and 1", o.Level)
-	}
-	if o.Resamples == 0 {
-		o.Resamples = analysis.DefaultResamples
-	}
-	if o.Resamples < 1 {
-		return nil, fmt.Errorf("resamples %d: want at least 1", o.Resamples)
-	}
+	o.Level, o.Resamples = bs.Level, bs.Resamples
 	r := &Report{Baseline: o.Baseline, Candidate: o.Candidate, Level: o.Level, Resamples: o.Resamples, Seed: o.Seed}
 	paired := 0
 	for _, b := range base {
