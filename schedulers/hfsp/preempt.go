@@ -15,7 +15,7 @@ func (h *HFSP) firstNeedy(hb *replay.Heartbeat, order []int64) int {
 	for w, x := range l.needy {
 		for ; x != 0; x &= x - 1 {
 			i := w<<6 + bits.TrailingZeros64(x)
-			if l.launch[i] > 0 || h.suspendedHere(hb, int32(order[i])) {
+			if l.launch[i] > 0 || suspendedHere(hb, int32(order[i]), replay.Reduce) {
 				return i
 			}
 		}
@@ -51,9 +51,11 @@ func (h *HFSP) preempt(hb *replay.Heartbeat) error {
 	return nil
 }
 
-func (h *HFSP) suspendedHere(hb *replay.Heartbeat, j int32) bool {
+// suspendedHere reports whether job j has a task of kind k suspended on
+// this node.
+func suspendedHere(hb *replay.Heartbeat, j int32, k replay.TaskKind) bool {
 	for _, s := range hb.SuspendedHere() {
-		if s.Job == j && s.Kind == replay.Reduce {
+		if s.Job == j && s.Kind == k {
 			return true
 		}
 	}

@@ -92,10 +92,8 @@ func (h *HFSP) preemptMaps(hb *replay.Heartbeat) error {
 // slot on this node: a map of its suspended here, or a pending one at the
 // locality its wait allows.
 func (h *HFSP) mayUseHere(hb *replay.Heartbeat, j int32) bool {
-	for _, s := range hb.SuspendedHere() {
-		if s.Job == j && s.Kind == replay.Map {
-			return true
-		}
+	if suspendedHere(hb, j, replay.Map) {
+		return true
 	}
 	if hb.Job(j).Pending(replay.Map) == 0 {
 		return false
