@@ -122,16 +122,7 @@ func (l *legend) corner(c draw.Canvas, p *plot.Plot, w, h vg.Length) vg.Rectangl
 func (l *legend) coverage(c draw.Canvas, p *plot.Plot) *grid {
 	trX, trY := p.Transforms(&c)
 	g := newGrid(c.Rectangle)
-	for _, xys := range l.lines {
-		for i := range xys {
-			a := vg.Point{X: trX(xys[i].X), Y: trY(xys[i].Y)}
-			b := a
-			if i > 0 {
-				b = vg.Point{X: trX(xys[i-1].X), Y: trY(xys[i-1].Y)}
-			}
-			g.segment(a, b)
-		}
-	}
+	g.polylines(l.lines, trX, trY)
 	for _, b := range l.bands {
 		for i := 0; i+1 < len(b.x); i++ {
 			g.fill(vg.Rectangle{
@@ -192,6 +183,21 @@ func (g *grid) segment(a, b vg.Point) {
 
 // fill marks every cell that r overlaps with weight w; r may be given in
 // any corner order.
+// polylines marks the cells the lines cross, their points mapped to the
+// canvas by trX and trY.
+func (g *grid) polylines(lines []plotter.XYs, trX, trY func(float64) vg.Length) {
+	for _, xys := range lines {
+		for i := range xys {
+			a := vg.Point{X: trX(xys[i].X), Y: trY(xys[i].Y)}
+			b := a
+			if i > 0 {
+				b = vg.Point{X: trX(xys[i-1].X), Y: trY(xys[i-1].Y)}
+			}
+			g.segment(a, b)
+		}
+	}
+}
+
 func (g *grid) fill(r vg.Rectangle, w int) {
 	lo := vg.Point{X: min(r.Min.X, r.Max.X), Y: min(r.Min.Y, r.Max.Y)}
 	hi := vg.Point{X: max(r.Min.X, r.Max.X), Y: max(r.Min.Y, r.Max.Y)}

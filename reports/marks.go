@@ -96,16 +96,7 @@ func (m *marks) place(c draw.Canvas, p *plot.Plot, k int) (a, b vg.Point, label 
 func (m *marks) coverage(c draw.Canvas, p *plot.Plot) *grid {
 	trX, trY := p.Transforms(&c)
 	g := newGrid(c.Rectangle)
-	for _, xys := range m.lines {
-		for i := range xys {
-			a := vg.Point{X: trX(xys[i].X), Y: trY(xys[i].Y)}
-			b := a
-			if i > 0 {
-				b = vg.Point{X: trX(xys[i-1].X), Y: trY(xys[i-1].Y)}
-			}
-			g.segment(a, b)
-		}
-	}
+	g.polylines(m.lines, trX, trY)
 	return g
 }
 
