@@ -13,6 +13,40 @@ import (
 // Tests whose point is a comparison between policies: each policy's own
 // behaviour is tested in its package.
 
+// "Task assignment is accomplished by scanning through all jobs that are
+// waiting to be scheduled, in order of priority and job submission time."
+// (HFSP paper, Section 2.2, of FIFO.) FIFO and a fifo-mode pool of FAIR
+// order jobs the same way: on one map slot refilled at whole seconds, the
+// k-th job in that order runs 2k..2k+1.5.
+func TestPaperPriorityThenSubmitOrder(t *testing.T) {
+	prio := []traces.Priority{traces.Normal, traces.VeryHigh, traces.Low, traces.High, traces.Normal, traces.VeryHigh}
+	var jobs []*replaytest.JobBuilder
+	for i, p := range prio {
+		submit := 0.0
+		if i == 5 {
+			submit = 1 // arrives while job 1 runs; overtakes jobs 3, 0, 4, 2
+		}
+		jobs = append(jobs, replaytest.Job(submit).MapDurations(1.5).Priority(p))
+	}
+	tr := replaytest.Trace(t, jobs...)
+	cfg := replay.Config{Nodes: 1, MapSlots: 1, ReduceSlots: 1, Heartbeat: 1, Seed: 1}
+	order := []int{1, 5, 3, 0, 4, 2}
+	for _, c := range []struct {
+		policy string
+		opts   map[string]string
+	}{
+		{"fifo", nil},
+		{"fair", map[string]string{"pools": replaytest.WriteFile(t, "pools.txt", "default fifo 1 0 0\n")}},
+	} {
+		r := replaytest.Run(t, tr, build(t, c.policy, c.opts), cfg)
+		for k, j := range order {
+			if got, want := r.Jobs[j].Finish.Sec(), 2*float64(k)+1.5; got != want {
+				t.Errorf("%s: job %d (%v) finished at %v, want %v", c.policy, j, prio[j], got, want)
+			}
+		}
+	}
+}
+
 // TestPreemptionMatters: on disco's TestDiscoKillsForNewJob trace (2
 // nodes of 2 map slots; j0 at 0 with 8 maps of 100 s, j1 at 10 with 4
 // maps of 5 s), disco kills two of j0's tasks and serves j1 from 10.5,

@@ -18,34 +18,6 @@ import (
 // and the delay scheduling paper (Zaharia et al., EuroSys 2010, the
 // paper's [37]). Every replay runs with the engine's invariant checker on.
 
-// "Task assignment is accomplished by scanning through all jobs that are
-// waiting to be scheduled, in order of priority and job submission time."
-// (Section 2.2, of FIFO; FAIR's fifo-mode pools order jobs the same way:
-// fifo's TestPaperFIFOPriorityThenSubmitOrder checks FIFO on this trace.)
-func TestPaperFairFIFOPoolPriorityThenSubmitOrder(t *testing.T) {
-	prio := []traces.Priority{traces.Normal, traces.VeryHigh, traces.Low, traces.High, traces.Normal, traces.VeryHigh}
-	var jobs []*replaytest.JobBuilder
-	for i, p := range prio {
-		submit := 0.0
-		if i == 5 {
-			submit = 1 // arrives while job 1 runs; overtakes jobs 3, 0, 4, 2
-		}
-		jobs = append(jobs, replaytest.Job(submit).MapDurations(1.5).Priority(p))
-	}
-	tr := replaytest.Trace(t, jobs...)
-	cfg := replay.Config{Nodes: 1, MapSlots: 1, ReduceSlots: 1, Heartbeat: 1, Seed: 1}
-	// One map slot; a slot freed at x.5 is refilled at the next
-	// heartbeat, x+1: the k-th job in the order runs 2k..2k+1.5.
-	order := []int{1, 5, 3, 0, 4, 2}
-	opts := map[string]string{"pools": replaytest.WriteFile(t, "pools.txt", "default fifo 1 0 0\n")}
-	r := replaytest.Run(t, tr, replaytest.Build(t, Policy.Build, opts), cfg)
-	for k, j := range order {
-		if got, want := r.Jobs[j].Finish.Sec(), 2*float64(k)+1.5; got != want {
-			t.Errorf("fair: job %d (%v) finished at %v, want %v", j, prio[j], got, want)
-		}
-	}
-}
-
 // "The default scheduler in Hadoop implements a FIFO policy: the whole
 // cluster is dedicated to individual jobs in sequence" (Section 2.2; fifo's
 // TestPaperFIFODedicatesCluster checks FIFO on this trace), whereas the

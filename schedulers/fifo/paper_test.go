@@ -5,40 +5,12 @@ import (
 
 	"sojourn/replay"
 	"sojourn/replay/replaytest"
-	"sojourn/traces"
 )
 
 // Tests of FIFO tied to the sentences that define it: the HFSP paper's
 // Section 2.2 (Pastorelli et al., "Practical Size-based Scheduling for
 // MapReduce Workloads"). Every replay runs with the engine's invariant
 // checker on.
-
-// "Task assignment is accomplished by scanning through all jobs that are
-// waiting to be scheduled, in order of priority and job submission time."
-// (Section 2.2, of FIFO; fair's TestPaperFairFIFOPoolPriorityThenSubmitOrder
-// checks a fifo-mode pool on this trace.)
-func TestPaperFIFOPriorityThenSubmitOrder(t *testing.T) {
-	prio := []traces.Priority{traces.Normal, traces.VeryHigh, traces.Low, traces.High, traces.Normal, traces.VeryHigh}
-	var jobs []*replaytest.JobBuilder
-	for i, p := range prio {
-		submit := 0.0
-		if i == 5 {
-			submit = 1 // arrives while job 1 runs; overtakes jobs 3, 0, 4, 2
-		}
-		jobs = append(jobs, replaytest.Job(submit).MapDurations(1.5).Priority(p))
-	}
-	tr := replaytest.Trace(t, jobs...)
-	cfg := replay.Config{Nodes: 1, MapSlots: 1, ReduceSlots: 1, Heartbeat: 1, Seed: 1}
-	// One map slot; a slot freed at x.5 is refilled at the next
-	// heartbeat, x+1: the k-th job in the order runs 2k..2k+1.5.
-	order := []int{1, 5, 3, 0, 4, 2}
-	r := replaytest.Run(t, tr, replaytest.Build(t, Policy.Build, nil), cfg)
-	for k, j := range order {
-		if got, want := r.Jobs[j].Finish.Sec(), 2*float64(k)+1.5; got != want {
-			t.Errorf("fifo: job %d (%v) finished at %v, want %v", j, prio[j], got, want)
-		}
-	}
-}
 
 // "The default scheduler in Hadoop implements a FIFO policy: the whole
 // cluster is dedicated to individual jobs in sequence" (Section 2.2; fair's
