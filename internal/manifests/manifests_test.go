@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"sojourn/internal/shellwords"
 )
 
 const (
@@ -359,38 +361,14 @@ func slurmArgs(t *testing.T, src string) []string {
 		if !ok {
 			t.Fatalf("%s: the srun line does not run \"$BENCH\": %s", sbatch, l)
 		}
-		return shellWords(after)
+		words, err := shellwords.Split(after)
+		if err != nil {
+			t.Fatalf("%s: %v", sbatch, err)
+		}
+		return words
 	}
 	t.Fatalf("%s: no srun line", sbatch)
 	return nil
-}
-
-// shellWords splits a command line as the shell does for the forms the
-// script uses: words separated by blanks, double quotes keeping blanks in
-// a word and removed.
-func shellWords(s string) []string {
-	var words []string
-	var w strings.Builder
-	in, inWord := false, false
-	for _, r := range s {
-		switch {
-		case r == '"':
-			in, inWord = !in, true
-		case !in && (r == ' ' || r == '\t'):
-			if inWord {
-				words = append(words, w.String())
-				w.Reset()
-				inWord = false
-			}
-		default:
-			w.WriteRune(r)
-			inWord = true
-		}
-	}
-	if inWord {
-		words = append(words, w.String())
-	}
-	return words
 }
 
 // TestSameCommandLine checks that the Kubernetes Job and the Slurm array

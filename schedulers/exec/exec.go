@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"sojourn/internal/shellwords"
 	"sojourn/replay"
 	"sojourn/schedulers/internal/policy"
 )
@@ -84,7 +85,7 @@ func New(s *policy.Settings) (*Exec, error) {
 	if !(timeout > 0) {
 		return nil, fmt.Errorf("exec.timeout: %v, want seconds > 0", timeout)
 	}
-	argv, err := splitCommand(command)
+	argv, err := shellwords.Split(command)
 	if err != nil {
 		return nil, fmt.Errorf("exec.command: %w", err)
 	}

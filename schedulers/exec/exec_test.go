@@ -191,19 +191,6 @@ func TestNoCommand(t *testing.T) {
 	}
 }
 
-func TestSplitCommand(t *testing.T) {
-	for in, want := range map[string]string{
-		`python3 my_policy.py`:          `[python3 my_policy.py]`,
-		`  a  'b c' "d e" f\ g `:        `[a b c d e f g]`,
-		`python3 -c "print('x y')" arg`: `[python3 -c print('x y') arg]`,
-	} {
-		got, err := splitCommand(in)
-		if err != nil || fmt.Sprint(got) != want {
-			t.Errorf("splitCommand(%q) = %q, %v; want %s", in, got, err, want)
-		}
-	}
-}
-
 // BenchmarkDecision measures one decision through the pipes: the engine
 // writes a heartbeat with two events, the child (this binary) answers, the
 // engine reads the answer and decodes it. The child answers with no action
