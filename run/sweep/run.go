@@ -23,9 +23,6 @@ type Runner struct {
 	Version string // code version, recorded in sweep.json
 	// Progress, if set, hears of every cell this run finishes.
 	Progress run.Reporter
-	// BeforeReplay, if set, is called as each cell's replay starts. Tests
-	// count replays through it.
-	BeforeReplay func()
 }
 
 // Report says what a run did.
@@ -186,7 +183,7 @@ func (r *Runner) runCell(tc *traceCache, c *run.Cell) error {
 	cell.Metadata = map[string]string{"sweep.name": tc.sweep, "sweep.cell": fmt.Sprint(c.Index)}
 	// The rows stream to disk: a cell of a day-long trace would otherwise
 	// hold millions of them per worker.
-	o, err := run.Replay(&cell, tmp, run.Options{Format: results.Format(r.Output.Format), BeforeReplay: r.BeforeReplay})
+	o, err := run.Replay(&cell, tmp, run.Options{Format: results.Format(r.Output.Format)})
 	if err != nil {
 		return err
 	}

@@ -45,21 +45,24 @@ func load(t *testing.T, text string) *Plan {
 	return p
 }
 
-// counter counts replays and can cancel a context after some of them.
+// counter, a run.Reporter, counts the cells a run replays and can cancel
+// a context after some of them.
 type counter struct {
 	n      atomic.Int64
 	cancel func()
 	after  int64
 }
 
-func (c *counter) replay() {
+func (c *counter) Start(string, int) {}
+func (c *counter) Finish()           {}
+func (c *counter) Step() {
 	if k := c.n.Add(1); c.cancel != nil && k == c.after {
 		c.cancel()
 	}
 }
 
 func runner(dir string, c *counter) *Runner {
-	return &Runner{Dir: dir, Workers: 2, Output: Output{Format: "arrow"}, Version: "test", BeforeReplay: c.replay}
+	return &Runner{Dir: dir, Workers: 2, Output: Output{Format: "arrow"}, Version: "test", Progress: c}
 }
 
 // tree reads every file under dir, by slash path.
