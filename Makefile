@@ -115,6 +115,7 @@ interop: build
 # time, simulated task events per second, peak memory (in-process
 # getrusage) and mean sojourn. A benchmark, not a test: nothing is
 # asserted. For medians: make bench BENCH_POLICIES="fifo fair hfsp" BENCH_REPS=5
+# Then the exec protocol's costs (bench-exec below).
 BENCH_SWIM     ?= ../shared/data/swim/FB-2010_samples_24_times_1hr_0.tsv
 BENCH_NODES    ?= 3000
 BENCH_REPS     ?= 1
@@ -145,6 +146,46 @@ bench: build $(BENCH_TRACE)
 		if [ -z "$$runs" ]; then echo "| $$p | failed | | | | |"; continue; fi; \
 		printf "$$runs" | sort -n | awk -v p=$$p -v n=$(BENCH_REPS) \
 			'NR == int((n + 1) / 2) {printf "| %s | %s | %s | %s | %s | %s |\n", p, $$1, $$2, $$3, $$4, $$5}'; \
+	done
+	@echo
+	@$(MAKE) --no-print-directory bench-exec
+
+# What the exec protocol costs (docs/exec-protocol.md), printed after the
+# day's table by make bench or alone by make bench-exec: decisions per
+# second through the pipes with the trivial Go test client, both processes
+# on one core (taskset where it exists), median of BENCH_EXEC_REPS
+# benchmark runs; then the replay wall time of fb2009 and fb2010 (seed 1)
+# under the Python FIFO and SJF examples beside the built-ins they mirror,
+# median of BENCH_EXEC_REPS runs. Needs python3 for the second table.
+BENCH_EXEC_REPS ?= 5
+
+.PHONY: bench-exec
+bench-exec: build
+	@mkdir -p $(OUT)/bench
+	@pin=""; command -v taskset > /dev/null && pin="taskset -c 0"; \
+	$$pin $(GO) test -run NONE -bench Decision -cpu 1 -count $(BENCH_EXEC_REPS) ./schedulers/exec > $(OUT)/bench/exec-decisions.txt || exit 1; \
+	echo "exec protocol, Go test client, one core ($${pin:-not pinned}), median of $(BENCH_EXEC_REPS) runs"; \
+	echo "| decision | decisions/s (median) | min | max |"; echo "|---|---|---|---|"; \
+	for d in empty launch; do \
+		grep "^BenchmarkDecision/$$d" $(OUT)/bench/exec-decisions.txt | awk '{for (i = 1; i <= NF; i++) if ($$i == "decisions/s") print $$(i-1)}' | sort -n | \
+			awk -v d=$$d '{v[NR] = $$1} END {printf "| %s | %.0f | %.0f | %.0f |\n", d, v[int((NR + 1) / 2)], v[1], v[NR]}'; \
+	done
+	@command -v python3 > /dev/null || { echo "bench-exec: python3 not found: the Python examples' replay times are skipped"; exit 0; }; \
+	for w in fb2009 fb2010; do \
+		[ -f $(OUT)/bench/$$w.arrow ] || $(BENCH) generate --profile $$w --seed 1 --out $(OUT)/bench/$$w.arrow > /dev/null || exit 1; \
+	done; \
+	echo; echo "replay wall time (s), seed 1, median of $(BENCH_EXEC_REPS) runs"; \
+	echo "| workload | fifo-minimal | examples/fifo.py | sjf | examples/sjf.py |"; echo "|---|---|---|---|---|"; \
+	for w in fb2009 fb2010; do \
+		row="| $$w |"; \
+		for p in fifo-minimal "exec --exec 'python3 clients/python/examples/fifo.py'" sjf "exec --exec 'python3 clients/python/examples/sjf.py'"; do \
+			med=$$(for r in $$(seq $(BENCH_EXEC_REPS)); do \
+				eval $(BENCH) replay --trace $(OUT)/bench/$$w.arrow --scheduler $$p --out $(OUT)/bench/exec-run \
+					--tasks=false --occupancy=false 2>/dev/null | awk '/^wall time/ {print $$3}'; \
+			done | sort -n | awk '{v[NR] = $$1} END {if (NR) print v[int((NR + 1) / 2)]; else print "failed"}'); \
+			row="$$row $$med |"; \
+		done; \
+		echo "$$row"; \
 	done
 
 # Profile-guided optimization: cmd/bench/default.pgo, which go build uses
