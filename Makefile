@@ -14,6 +14,9 @@ GO      ?= go
 OUT     ?= out
 BENCH   := bin/bench
 SEED    ?= 1
+# The claims of make experiments are computed on SEEDS seeds, SEED and the
+# ones after it (its figures and result files on SEED alone).
+SEEDS   ?= 20
 RESULTS ?= $(OUT)/results
 REPORTS ?= $(OUT)/reports
 # The experiments' result directories under $(RESULTS) (bench experiment --help).
@@ -48,7 +51,7 @@ workloads: build
 # the summary tables) into $(RESULTS)/<experiment>/, then the report:
 # $(REPORTS)/index.html with figures as PNG and SVG, claims.md, tables.md.
 experiments: build
-	$(BENCH) experiment --seed $(SEED) --results $(RESULTS) --reports $(REPORTS) all
+	$(BENCH) experiment --seed $(SEED) --seeds $(SEEDS) --results $(RESULTS) --reports $(REPORTS) all
 
 # Redraw the report from the results already on disk.
 report: build
@@ -59,7 +62,7 @@ readme-figures: experiments
 	mkdir -p docs/figures
 	cp $(REPORTS)/figures/fig3.png $(REPORTS)/figures/fig4.png $(REPORTS)/figures/fig5.png \
 		$(REPORTS)/figures/fig6.png $(REPORTS)/figures/fig7.png docs/figures/
-	{ echo "# The papers' claims, checked by make experiments (seed $(SEED))"; echo; \
+	{ echo "# The papers' claims, checked by make experiments on $(SEEDS) seeds from $(SEED)"; echo; \
 		cat $(REPORTS)/claims.md; } > docs/claims.md
 
 # Execute docs/notebook.ipynb (Python's standard library and bin/bench; a

@@ -10,16 +10,18 @@ func ExampleClaimsMarkdown() {
 	s := reports.Section{
 		Name: "fig3",
 		Claims: []reports.Claim{
-			{Experiment: "fig3", Statement: "small jobs finish sooner under HFSP", Paper: "5x", Ours: "6x", Verdict: reports.Holds},
-			{Experiment: "fig3", Statement: "big jobs | medium jobs", Paper: "1.2x", Ours: "1.0x", Verdict: reports.Partly, Note: "fewer big jobs"},
+			{Experiment: "fig3", Statement: "small jobs finish sooner under HFSP", Paper: "5x", Tolerance: "≥ 5x",
+				Ours: "6x [5.5x, 6.5x]", Verdict: reports.Holds, Seeds: 20, HoldsIn: 19},
+			{Experiment: "fig3", Statement: "big jobs | medium jobs", Paper: "1.2x", Tolerance: "1.1x to 1.3x", Ours: "1.0x",
+				Verdict: reports.Fails, Note: "fewer big jobs", Seeds: 1, Deterministic: true},
 		},
 	}
 	fmt.Print(reports.ClaimsMarkdown([]reports.Section{s}))
 	// Output:
-	// | Experiment | Claim | Paper | Ours | Verdict | Note |
-	// |---|---|---|---|---|---|
-	// | fig3 | small jobs finish sooner under HFSP | 5x | 6x | holds |  |
-	// | fig3 | big jobs \| medium jobs | 1.2x | 1.0x | partly | fewer big jobs |
+	// | Experiment | Claim | Paper | Tolerance | Ours: mean [95% interval] | Holds in | Verdict | Note |
+	// |---|---|---|---|---|---|---|---|
+	// | fig3 | small jobs finish sooner under HFSP | 5x | ≥ 5x | 6x [5.5x, 6.5x] | 19 of 20 | holds |  |
+	// | fig3 | big jobs \| medium jobs | 1.2x | 1.1x to 1.3x | 1.0x | 0 of 1 (no randomness) | does not hold | fewer big jobs |
 }
 
 func ExampleTableMarkdown() {

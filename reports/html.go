@@ -106,7 +106,7 @@ func newIndexPage(info Info, sections []Section) indexPage {
 			counts[c.Verdict]++
 		}
 	}
-	for _, v := range []Verdict{Holds, Partly, Fails, NotShown} {
+	for _, v := range []Verdict{Holds, Partly, Fails, NotReproduced, NotShown} {
 		if counts[v] > 0 {
 			pg.Counts = append(pg.Counts, verdictCount{Verdict: v, N: counts[v]})
 		}
@@ -150,6 +150,8 @@ func verdictClass(v Verdict) string {
 		return "v-partly"
 	case Fails:
 		return "v-fails"
+	case NotReproduced:
+		return "v-bound"
 	}
 	return "v-none"
 }

@@ -9,11 +9,11 @@ import (
 // every section, in order.
 func ClaimsMarkdown(sections []Section) string {
 	var b strings.Builder
-	mdRow(&b, []string{"Experiment", "Claim", "Paper", "Ours", "Verdict", "Note"})
-	mdRule(&b, 6)
+	mdRow(&b, []string{"Experiment", "Claim", "Paper", "Tolerance", "Ours: mean [95% interval]", "Holds in", "Verdict", "Note"})
+	mdRule(&b, 8)
 	for _, s := range sections {
 		for _, c := range s.Claims {
-			mdRow(&b, []string{claimExperiment(s, c), c.Statement, c.Paper, c.Ours, string(c.Verdict), c.Note})
+			mdRow(&b, []string{claimExperiment(s, c), c.Statement, c.Paper, c.Tolerance, c.Ours, c.SeedsCell(), string(c.Verdict), c.Note})
 		}
 	}
 	return b.String()

@@ -27,8 +27,8 @@ func TestClaimsMarkdown(t *testing.T) {
 		t.Fatalf("%d lines, want header, rule and one row per claim (%d):\n%s", len(lines), want, md)
 	}
 	for i, l := range lines {
-		if n := len(cells(l)); n != 6 {
-			t.Errorf("line %d has %d cells, want 6: %s", i+1, n, l)
+		if n := len(cells(l)); n != 8 {
+			t.Errorf("line %d has %d cells, want 8: %s", i+1, n, l)
 		}
 	}
 	if !strings.Contains(md, `| a \| b |`) {

@@ -1,5 +1,7 @@
 package reports
 
+import "fmt"
+
 // The report model: what an experiment hands to this package. It is plain
 // data (JSON-friendly, no NaN or Inf) so that an experiment can save its
 // section next to its results and the report can be rebuilt from files.
@@ -93,22 +95,49 @@ type Table struct {
 	Note    string     `json:"note,omitempty"`
 }
 
-// Verdict is how our figure compares with a claim of the paper.
+// Verdict is how our figure compares with a claim of the paper. Over
+// several seeds (Claim.Seeds): Holds when the 95% interval of the mean
+// lies inside the claim's tolerance, Partly when only the mean does,
+// Fails when neither; NotReproduced when the model bounds the figure
+// outside the tolerance whatever the policy does; NotShown when the model
+// has no counterpart.
 type Verdict string
 
 const (
-	Holds    Verdict = "holds"
-	Partly   Verdict = "partly"
-	Fails    Verdict = "does not hold"
-	NotShown Verdict = "not modelled"
+	Holds         Verdict = "holds"
+	Partly        Verdict = "partly"
+	Fails         Verdict = "does not hold"
+	NotReproduced Verdict = "not reproduced"
+	NotShown      Verdict = "not modelled"
 )
 
-// Claim is one quantitative statement of the paper set against our run.
+// Claim is one quantitative statement of the paper set against our runs.
 type Claim struct {
 	Experiment string  `json:"experiment"` // section that measured it
 	Statement  string  `json:"statement"`  // the claim, in a few words
 	Paper      string  `json:"paper"`      // the paper's figure, e.g. "20% vs 1%"
-	Ours       string  `json:"ours"`       // ours, same units
+	Tolerance  string  `json:"tolerance,omitempty"`
+	Ours       string  `json:"ours"` // ours, same units: the mean over seeds [95% interval]
 	Verdict    Verdict `json:"verdict"`
 	Note       string  `json:"note,omitempty"` // why they differ, when they do
+	// Seeds is how many seeds the claim was computed on, and HoldsIn on
+	// how many of them its value lay inside the tolerance. Deterministic
+	// claims (workloads with no randomness) are computed once.
+	Seeds         int  `json:"seeds,omitempty"`
+	HoldsIn       int  `json:"holds_in"`
+	Deterministic bool `json:"deterministic,omitempty"`
+	// Values are the claim's figure on each seed, in seed order, in the
+	// unit of its tolerance.
+	Values []float64 `json:"values,omitempty"`
+}
+
+// SeedsCell is the claim's "holds in k of N seeds" for a table.
+func (c Claim) SeedsCell() string {
+	switch {
+	case c.Seeds == 0:
+		return "–"
+	case c.Deterministic:
+		return fmt.Sprintf("%d of 1 (no randomness)", c.HoldsIn)
+	}
+	return fmt.Sprintf("%d of %d", c.HoldsIn, c.Seeds)
 }

@@ -45,9 +45,12 @@ func (s Section) Validate() error {
 			return invalid(cw, "no statement")
 		}
 		switch c.Verdict {
-		case Holds, Partly, Fails, NotShown:
+		case Holds, Partly, Fails, NotReproduced, NotShown:
 		default:
-			return invalid(cw, "unknown verdict %q (want %q, %q, %q or %q)", c.Verdict, Holds, Partly, Fails, NotShown)
+			return invalid(cw, "unknown verdict %q (want %q, %q, %q, %q or %q)", c.Verdict, Holds, Partly, Fails, NotReproduced, NotShown)
+		}
+		if c.HoldsIn < 0 || c.HoldsIn > c.Seeds || (c.Deterministic && c.Seeds != 1) {
+			return invalid(cw, "holds in %d of %d seeds", c.HoldsIn, c.Seeds)
 		}
 	}
 	return nil

@@ -24,14 +24,28 @@ type Run struct {
 // Env is what experiments share: where results go, the seed, the code
 // version, the number of workers and where progress is reported.
 type Env struct {
-	Results  string // root directory: each experiment writes Results/<name>/
+	Results string // root directory: each experiment writes Results/<name>/
+	// Seed draws the workloads and replays whose results are written and
+	// drawn as figures and tables; Seeds are those every claim is computed
+	// on, with an interval (empty: Seed alone).
 	Seed     uint64
+	Seeds    []uint64
 	Version  string // code version recorded in every manifest
 	Workers  int    // parallel replays; 0 means GOMAXPROCS
 	Progress *run.Progress
 	// Convert, if set, rewrites an experiment's finished directory before
 	// it is renamed into place (results.ConvertDir for Parquet output).
 	Convert func(dir string) error
+
+	memo memo // the claims' replays, shared by the experiments
+}
+
+// seeds are the claims' seeds.
+func (e *Env) seeds() []uint64 {
+	if len(e.Seeds) == 0 {
+		return []uint64{e.Seed}
+	}
+	return e.Seeds
 }
 
 func (e *Env) workers() int {

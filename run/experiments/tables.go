@@ -7,7 +7,9 @@ import (
 	"strings"
 
 	"sojourn/analysis"
+	"sojourn/replay"
 	"sojourn/reports"
+	"sojourn/traces"
 )
 
 // tables: mean and median sojourn of every policy on both paper
@@ -42,37 +44,147 @@ func tables(x *Ctx) (reports.Section, error) {
 		sec.Tables = append(sec.Tables, tab)
 	}
 	x.Param("workload", "fb2009, fb2010")
-	for _, w := range []string{"fb2009", "fb2010"} {
-		r := means[w]["fifo"] / means[w]["hfsp"]
-		sec.Claims = append(sec.Claims, reports.Claim{
-			Statement: fmt.Sprintf("%s: FIFO's mean sojourn time 5 to 10 times HFSP's", strings.ToUpper(w)),
-			Paper:     "5–10×", Ours: ratio(r), Verdict: verdict(r >= 5 && r <= 10, r > 1)})
+	load, err := loadTable(x)
+	if err != nil {
+		return sec, err
 	}
-	lf, lh := local["fb2009"]["fair"], local["fb2009"]["hfsp"]
-	sec.Claims = append(sec.Claims,
-		reports.Claim{Statement: "FB2009: FAIR's maps 98% node-local", Paper: "98%", Ours: pct(lf),
-			Verdict: verdict(math.Abs(lf-0.98) <= 0.02, lf >= 0.9)},
-		reports.Claim{Statement: "FB2009: HFSP's maps 100% node-local", Paper: "100%", Ours: pct(lh),
-			Verdict: verdict(lh >= 0.995, lh >= lf)})
-	if _, ok := means["fb2009"]["srpt"]; ok {
+	sec.Tables = append(sec.Tables, load)
+	claims, err := judge(x, tablesChecks(), func(seed uint64) (map[string]map[string][]replay.JobResult, error) {
+		out := map[string]map[string][]replay.JobResult{}
 		for _, w := range []string{"fb2009", "fb2010"} {
-			s := means[w]["srpt"]
-			var worse []string
-			for _, pol := range comparedPolicies() {
-				if !oracles[pol] && means[w][pol] < s {
-					worse = append(worse, fmt.Sprintf("%s %.1f s", label(pol), means[w][pol]))
-				}
+			var err error
+			if out[w], err = x.Env.policyJobs(w, seed, comparedPolicies()...); err != nil {
+				return nil, err
 			}
-			c := reports.Claim{Statement: fmt.Sprintf("%s: SRPT's mean sojourn at or below every non-oracle policy's", strings.ToUpper(w)),
-				Paper: "SRPT minimizes the mean (one server)", Ours: fmt.Sprintf("SRPT %.1f s", s), Verdict: reports.Holds}
-			if len(worse) > 0 {
-				c.Verdict, c.Ours = reports.Fails, c.Ours+"; below it: "+strings.Join(worse, ", ")
-				c.Note = "SRPT is optimal for one server; on a slot cluster with non-preemptible maps, locality and slow-start it is only a heuristic."
-			}
-			sec.Claims = append(sec.Claims, c)
+		}
+		return out, nil
+	})
+	sec.Claims = claims
+	return sec, err
+}
+
+// offeredLoad is one workload's load on the paper's cluster: the work its
+// maps and reduces bring (reduce durations after the shuffle) over what
+// the slots can serve while the jobs arrive, and the coefficient of
+// variation of job sizes (total task seconds), which bounds what any
+// size-based order can gain over FIFO.
+type offeredLoad struct{ mapLoad, reduceLoad, sizeCV, span float64 }
+
+func loadOf(tr *traces.Trace, mapSlots, reduceSlots float64) offeredLoad {
+	var mapWork, reduceWork float64
+	first, last := math.Inf(1), math.Inf(-1)
+	sizes := make([]float64, len(tr.Jobs))
+	for i := range tr.Jobs {
+		j := &tr.Jobs[i]
+		first, last = min(first, j.Submit), max(last, j.Submit)
+		for _, d := range j.MapDurations {
+			mapWork += d
+			sizes[i] += d
+		}
+		for _, d := range j.ReduceDurations {
+			reduceWork += d
+			sizes[i] += d
 		}
 	}
-	return sec, nil
+	span := last - first
+	s := analysis.Summarize(sizes)
+	var ss float64
+	for _, v := range sizes {
+		ss += (v - s.Mean) * (v - s.Mean)
+	}
+	cv := math.Sqrt(ss/float64(max(1, len(sizes)-1))) / s.Mean
+	return offeredLoad{mapLoad: mapWork / (mapSlots * span), reduceLoad: reduceWork / (reduceSlots * span), sizeCV: cv, span: span}
+}
+
+// loadTable is the offered load of both workloads over the claims' seeds,
+// mean with its 95% interval.
+func loadTable(x *Ctx) (reports.Table, error) {
+	tab := reports.Table{Name: "offered-load", Title: "Offered load of the paper workloads on 100 nodes (4 map + 2 reduce slots each)",
+		Columns: []string{"workload", "seeds", "arrival span (min)", "map load", "reduce load", "job size CV"},
+		Note: "Load: the workload's task seconds (reduces after their shuffle) over what the 400 map or 200 reduce slots serve " +
+			"between the first and the last arrival; above 1 the cluster is overloaded while jobs arrive and the backlog drains after. " +
+			"Job size CV: standard deviation over mean of the jobs' total task seconds. Mean over the claims' seeds [95% interval]."}
+	seeds := x.Env.seeds()
+	for _, w := range []string{"fb2009", "fb2010"} {
+		per := make([]offeredLoad, len(seeds))
+		for i, seed := range seeds {
+			tr, err := x.Env.seedTrace(w, seed, false)
+			if err != nil {
+				return tab, err
+			}
+			per[i] = loadOf(tr, 400, 200)
+		}
+		cell := func(get func(offeredLoad) float64, show func(float64) string) string {
+			xs := make([]float64, len(per))
+			for i, l := range per {
+				xs[i] = get(l)
+			}
+			m, lo, hi := meanInterval(xs)
+			if len(xs) == 1 {
+				return show(m)
+			}
+			return fmt.Sprintf("%s [%s, %s]", show(m), show(lo), show(hi))
+		}
+		two := func(v float64) string { return fmt.Sprintf("%.2f", v) }
+		tab.Rows = append(tab.Rows, []string{strings.ToUpper(w), fmt.Sprint(len(seeds)),
+			cell(func(l offeredLoad) float64 { return l.span / 60 }, func(v float64) string { return fmt.Sprintf("%.0f", v) }),
+			cell(func(l offeredLoad) float64 { return l.mapLoad }, two), cell(func(l offeredLoad) float64 { return l.reduceLoad }, two),
+			cell(func(l offeredLoad) float64 { return l.sizeCV }, two)})
+	}
+	return tab, nil
+}
+
+// jobsNodeLocal is the fraction of finished maps that ran node-local.
+func jobsNodeLocal(jobs []replay.JobResult) float64 {
+	var local, all int64
+	for i := range jobs {
+		local += int64(jobs[i].NodeLocal)
+		all += int64(jobs[i].NodeLocal + jobs[i].RackLocal + jobs[i].OffRack)
+	}
+	if all == 0 {
+		return nan
+	}
+	return float64(local) / float64(all)
+}
+
+// tablesChecks are the summary tables' claims on one seed's runs of both
+// workloads under every compared policy.
+func tablesChecks() []check[map[string]map[string][]replay.JobResult] {
+	type runs = map[string]map[string][]replay.JobResult
+	var out []check[runs]
+	for _, w := range []string{"fb2009", "fb2010"} {
+		out = append(out, check[runs]{
+			statement: fmt.Sprintf("%s: FIFO's mean sojourn time 5 to 10 times HFSP's (FIFO / HFSP)", strings.ToUpper(w)),
+			paper:     "5–10×", tol: between(5, 10, "5× to 10×"), show: showRatio,
+			value:     func(r runs) float64 { return meanSojourn(r[w]["fifo"]) / meanSojourn(r[w]["hfsp"]) },
+			bound:     func(r runs) float64 { return meanSojourn(r[w]["fifo"]) / meanSojourn(r[w]["srpt"]) },
+			boundName: "the model's bound FIFO / SRPT",
+			note: "Not reproduced when even SRPT, which knows every size, does not bring FIFO's mean down 5-fold: the ratio depends on the " +
+				"spread of job sizes and the offered load (README, The paper's claims), not on HFSP alone.",
+		})
+	}
+	out = append(out,
+		check[runs]{statement: "FB2009: FAIR's maps 98% node-local", paper: "98%", tol: between(0.96, 1, "98% ± 2 points"), show: showPct,
+			value: func(r runs) float64 { return jobsNodeLocal(r["fb2009"]["fair"]) }},
+		check[runs]{statement: "FB2009: HFSP's maps 100% node-local", paper: "100%", tol: atLeast(0.995, "≥ 99.5%"), show: showPct,
+			value: func(r runs) float64 { return jobsNodeLocal(r["fb2009"]["hfsp"]) }})
+	for _, w := range []string{"fb2009", "fb2010"} {
+		out = append(out, check[runs]{
+			statement: fmt.Sprintf("%s: SRPT's mean sojourn at or below every non-oracle policy's (lowest policy / SRPT)", strings.ToUpper(w)),
+			paper:     "SRPT minimizes the mean (one server)", tol: atLeast(1, "≥ 1.00×"), show: showRatio,
+			value: func(r runs) float64 {
+				s, low := meanSojourn(r[w]["srpt"]), math.Inf(1)
+				for _, p := range comparedPolicies() {
+					if !oracles[p] {
+						low = min(low, meanSojourn(r[w][p]))
+					}
+				}
+				return low / s
+			},
+			note: "SRPT is optimal for one server; on a slot cluster with non-preemptible maps, locality and slow-start it is only a heuristic.",
+		})
+	}
+	return out
 }
 
 // tableRows are the compared policies in the order of the summary

@@ -5,9 +5,11 @@ import (
 	"math"
 	"strings"
 
-	"sojourn/reports"
 	"sojourn/results"
 )
+
+// nan is a figure that cannot be computed (no job of the kind).
+var nan = math.NaN()
 
 func resultsMetadata(r *Run) map[string]string {
 	return results.Metadata(r.Result, r.Cell.Trace, nil)
@@ -58,17 +60,6 @@ func ratio(v float64) string {
 		return "–"
 	}
 	return fmt.Sprintf("%.2f×", v)
-}
-
-// verdict maps a strict and a loose test onto holds / partly / fails.
-func verdict(strict, loose bool) reports.Verdict {
-	switch {
-	case strict:
-		return reports.Holds
-	case loose:
-		return reports.Partly
-	}
-	return reports.Fails
 }
 
 // nodeLocal is the fraction of a run's finished maps that ran node-local,
