@@ -67,7 +67,9 @@ type Engine struct {
 	hb       Heartbeat
 	inHB     bool
 	deferred []Event
-	err      error
+	// observers see every event after the policy (Observe).
+	observers []func(Event, *View)
+	err       error
 	// wakePending asks the run loop to start a sweep of the silent nodes
 	// after the current event: demand rose from zero, or a preempting
 	// policy's wishes may have changed.
@@ -376,7 +378,15 @@ func (e *Engine) notify(ev Event) {
 		return
 	}
 	e.sched.OnEvent(ev, &e.view)
+	for _, o := range e.observers {
+		o(ev, &e.view)
+	}
 }
+
+// Observe makes f see every event the policy sees, in the same order,
+// after the policy: a measurement riding along the run (ShuffleWatch),
+// which must not change the cluster. Call it before the run.
+func (e *Engine) Observe(f func(Event, *View)) { e.observers = append(e.observers, f) }
 
 // arrive submits the next job and queues the one after it.
 func (e *Engine) arrive() {

@@ -296,6 +296,9 @@ func (e *Engine) doHeartbeat(ni int32) {
 	}
 	for i := 0; i < len(e.deferred); i++ {
 		e.sched.OnEvent(e.deferred[i], &e.view)
+		for _, o := range e.observers {
+			o(e.deferred[i], &e.view)
+		}
 	}
 	e.deferred = e.deferred[:0]
 	e.wake(ni)

@@ -21,6 +21,9 @@ type Options struct {
 	// trace's first jobs nor writing jobs.arrow): bench replay's CPU
 	// profile. AfterReplay is called whether the replay failed or not.
 	BeforeReplay, AfterReplay func()
+	// WatchShuffle measures reduce-slot hoarding during the run
+	// (Outcome.Shuffle; replay.ShuffleWatch).
+	WatchShuffle bool
 }
 
 // Outcome is a replayed cell.
@@ -33,6 +36,8 @@ type Outcome struct {
 	// Wall is the wall time of the replay alone, between BeforeReplay and
 	// AfterReplay.
 	Wall time.Duration
+	// Shuffle is the reduce-slot hoarding measured, with WatchShuffle.
+	Shuffle *replay.ShuffleWatch
 }
 
 // Replay runs cell c and, when dir is not empty, writes its results into
@@ -83,6 +88,12 @@ func Replay(c *Cell, dir string, opt Options) (o *Outcome, err error) {
 			e.StreamRows(stream)
 		}
 	}
+	var watch *replay.ShuffleWatch
+	if opt.WatchShuffle {
+		cfg := e.Config()
+		watch = &replay.ShuffleWatch{ReduceSlots: cfg.Nodes * cfg.ReduceSlots}
+		e.Observe(watch.Observe)
+	}
 	if opt.BeforeReplay != nil {
 		opt.BeforeReplay()
 	}
@@ -112,7 +123,7 @@ func Replay(c *Cell, dir string, opt Options) (o *Outcome, err error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Outcome{Result: res, Metadata: md, Wall: wall}, nil
+	return &Outcome{Result: res, Metadata: md, Wall: wall, Shuffle: watch}, nil
 }
 
 // writeKept writes the rows a kept run holds in memory.

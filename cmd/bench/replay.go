@@ -156,7 +156,9 @@ func replayCommand() *cli.Command {
 			"replayed in turn on the same trace and cluster, the summaries are printed side by side, and with\n" +
 			"--out DIR each policy's results go to DIR/<policy>. The median is the mean of the two middle\n" +
 			"sojourns for an even count, the p95 the nearest rank, as in summary.json and the reports.\n" +
-			"Boolean policy options are flags: --fair.preemption, or --fair.preemption=false.\n\nPolicies:\n" + policyList() +
+			"Boolean policy options are flags: --fair.preemption, or --fair.preemption=false.\n" +
+			"A warning on stderr says when reduce slots were hoarded for 30 minutes or more: half of them held by\n" +
+			"reduces waiting for their job's maps while another job's ready reduces waited.\n\nPolicies:\n" + policyList() +
 			"\n" + execpolicy.Help,
 		Flags:  flags,
 		Action: runReplay,
@@ -229,7 +231,7 @@ func runReplay(c *cli.Context) error {
 			return err
 		}
 		// The profile and the printed wall time cover the replay alone.
-		o, err := run.Replay(cell, out, run.Options{Format: format,
+		o, err := run.Replay(cell, out, run.Options{Format: format, WatchShuffle: true,
 			BeforeReplay: prof.start, AfterReplay: func() { prof.stop(); prog.done() }})
 		if err == nil && prof != nil {
 			err = prof.err
@@ -239,9 +241,30 @@ func runReplay(c *cli.Context) error {
 			return err
 		}
 		outs = append(outs, o)
+		warnHoarding(c.App.ErrWriter, o)
 	}
 	printSummary(c.App.Writer, outs, time.Since(begin))
 	return nil
+}
+
+// hoardingWarning is how long reduce slots may sit in shuffle-wait while
+// ready reduces wait (replay.ShuffleWatch) before bench replay says so.
+const hoardingWarning = 30 * 60 // seconds
+
+// warnHoarding prints one line on w when the run's longest stretch of
+// reduce-slot hoarding reaches hoardingWarning.
+func warnHoarding(w io.Writer, o *run.Outcome) {
+	s := o.Shuffle
+	if s == nil || s.Longest.Sec() < hoardingWarning {
+		return
+	}
+	hint := "--slowstart nearer 1 starts reduces later"
+	if p := o.Result.Scheduler; p == "hfsp" || p == "fsp" {
+		hint = fmt.Sprintf("the public HFSP code's coupling? see --%s.reduce-aging", p)
+	}
+	fmt.Fprintf(w, "warning: %s: reduce-slot hoarding for %.0f min from t = %.0f s (%.0f min in all): half or more of the %d reduce slots "+
+		"held by reduces waiting for their job's maps while other jobs' ready reduces waited (%s)\n",
+		o.Result.Scheduler, s.Longest.Sec()/60, s.LongestFrom.Sec(), s.Total.Sec()/60, s.ReduceSlots, hint)
 }
 
 // cpuProfile is a CPU profile written to a file, started and stopped
