@@ -167,7 +167,9 @@ func tablesChecks() []check[map[string]map[string][]replay.JobResult] {
 		check[runs]{statement: "FB2009: FAIR's maps 98% node-local", paper: "98%", tol: between(0.96, 1, "98% ± 2 points"), show: showPct,
 			value: func(r runs) float64 { return jobsNodeLocal(r["fb2009"]["fair"]) }},
 		check[runs]{statement: "FB2009: HFSP's maps 100% node-local", paper: "100%", tol: atLeast(0.995, "≥ 99.5%"), show: showPct,
-			value: func(r runs) float64 { return jobsNodeLocal(r["fb2009"]["hfsp"]) }})
+			value: func(r runs) float64 { return jobsNodeLocal(r["fb2009"]["hfsp"]) },
+			note: "Every policy delays maps by Hadoop's rule, crediting a job the heartbeats it skipped; when HFSP credited the " +
+				"wall-clock time since a job's first skip, its maps were 99.0% node-local on seed 1 and its small jobs' 38%."})
 	for _, w := range []string{"fb2009", "fb2010"} {
 		out = append(out, check[runs]{
 			statement: fmt.Sprintf("%s: SRPT's mean sojourn at or below every non-oracle policy's (lowest policy / SRPT)", strings.ToUpper(w)),
