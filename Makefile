@@ -117,7 +117,11 @@ interop: build
 # print for each policy the run of median wall time: replay and total wall
 # time, simulated task events per second, peak memory (in-process
 # getrusage) and mean sojourn. A benchmark, not a test: nothing is
-# asserted. For medians: make bench BENCH_POLICIES="fifo fair hfsp" BENCH_REPS=5
+# asserted. Each policy's replay time is also given as a ratio to the
+# floor's (replay.Floor: the irreducible work of the same tasks, timed by
+# go test -bench Perf/floor ./run on the same trace) and to fifo-minimal's,
+# which runs first: ratios that hold on another machine where absolute
+# times do not. For medians: make bench BENCH_POLICIES="fifo fair hfsp" BENCH_REPS=5
 # Then the exec protocol's costs (bench-exec below).
 BENCH_SWIM     ?= ../shared/data/swim/FB-2010_samples_24_times_1hr_0.tsv
 BENCH_NODES    ?= 3000
@@ -131,10 +135,17 @@ $(BENCH_TRACE): | build
 	$(BENCH) generate --swim $(BENCH_SWIM) --whole --nodes $(BENCH_NODES) --out $@
 
 bench: build $(BENCH_TRACE)
-	@policies="$(BENCH_POLICIES)"; [ -n "$$policies" ] || policies=$$($(BENCH) policies | grep -vx exec); \
+	@floor=$$(SOJOURN_BENCH_TRACE=$(abspath $(BENCH_TRACE)) SOJOURN_BENCH_NODES=$(BENCH_NODES) $(GO) test -run NONE -bench 'Perf/floor$$' \
+		-benchtime 1x -count $(BENCH_REPS) ./run | awk '/^BenchmarkPerf\/floor/ {print $$3 / 1e9}' | sort -n | \
+		awk '{v[NR] = $$1} END {if (NR) printf "%.3f", v[int((NR + 1) / 2)]}'); \
+	[ -n "$$floor" ] || { echo "bench: the floor's benchmark failed"; exit 1; }; \
+	policies="$(BENCH_POLICIES)"; [ -n "$$policies" ] || policies=$$($(BENCH) policies | grep -vx exec); \
+	policies="fifo-minimal $$(echo $$policies | tr ' ' '\n' | grep -vx fifo-minimal | tr '\n' ' ')"; \
 	echo "FB-2010 day on $(BENCH_NODES) nodes, median of $(BENCH_REPS) runs ($$(nproc 2>/dev/null || echo ?) cores, GOMAXPROCS=$${GOMAXPROCS:-all})"; \
-	echo "| policy | replay wall (s) | total wall (s) | task events/s | peak memory (MiB) | mean sojourn (s) |"; \
-	echo "|---|---|---|---|---|---|"; \
+	echo "floor (replay.Floor, the irreducible work of the same tasks): $$floor s"; \
+	echo "| policy | replay wall (s) | × floor | × fifo-minimal | total wall (s) | task events/s | peak memory (MiB) | mean sojourn (s) |"; \
+	echo "|---|---|---|---|---|---|---|---|"; \
+	minimal=""; \
 	for p in $$policies; do \
 		runs=""; \
 		for r in $$(seq $(BENCH_REPS)); do \
@@ -146,9 +157,11 @@ bench: build $(BENCH_TRACE)
 			[ -n "$$line" ] || { runs=""; break; }; \
 			runs="$$runs$$line\n"; \
 		done; \
-		if [ -z "$$runs" ]; then echo "| $$p | failed | | | | |"; continue; fi; \
-		printf "$$runs" | sort -n | awk -v p=$$p -v n=$(BENCH_REPS) \
-			'NR == int((n + 1) / 2) {printf "| %s | %s | %s | %s | %s | %s |\n", p, $$1, $$2, $$3, $$4, $$5}'; \
+		if [ -z "$$runs" ]; then echo "| $$p | failed | | | | | | |"; continue; fi; \
+		row=$$(printf "$$runs" | sort -n | awk -v n=$(BENCH_REPS) 'NR == int((n + 1) / 2) {print}'); \
+		[ -n "$$minimal" ] || minimal=$$(echo $$row | awk '{print $$1}'); \
+		echo $$row | awk -v p=$$p -v f=$$floor -v m=$$minimal \
+			'{printf "| %s | %s | %.1f× | %.2f× | %s | %s | %s | %s |\n", p, $$1, $$1 / f, $$1 / m, $$2, $$3, $$4, $$5}'; \
 	done
 	@echo
 	@$(MAKE) --no-print-directory bench-exec
@@ -190,6 +203,18 @@ bench-exec: build
 		done; \
 		echo "$$row"; \
 	done
+
+# The speed regression check (in .ci/run): fifo-minimal, fifo and hfsp
+# replay fb2010 (seed 1, 100 nodes); each one's time over the floor's
+# (replay.Floor on the same tasks), median of 5 pairs timed back to back,
+# must stay within 20% of its ratio in results/baseline/perf.json, which
+# make perf-baseline rewrites after a deliberate change. About 30 s.
+.PHONY: perf-check perf-baseline
+perf-check:
+	SOJOURN_PERF_CHECK=1 $(GO) test -count=1 -run 'PerfRegression$$' -v ./run
+
+perf-baseline:
+	SOJOURN_PERF_CHECK=write $(GO) test -count=1 -run 'PerfRegression$$' -v ./run
 
 # Profile-guided optimization: cmd/bench/default.pgo, which go build uses
 # for bin/bench, is a merged CPU profile of the FB-2010 day under fifo,
