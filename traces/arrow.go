@@ -32,6 +32,7 @@ const (
 	ColMapMemory       = "map_memory_bytes"
 	ColReduceMemory    = "reduce_memory_bytes"
 	ColEstimate        = "user_estimate_s" // schema version 2
+	ColSourceLine      = "source_line"     // schema version 2
 )
 
 // Column documents one column of a schema.
@@ -65,6 +66,7 @@ var Columns = []Column{
 	{ColMapMemory, arrow.PrimitiveTypes.Int64, "bytes", "memory footprint of one map task", false, 0},
 	{ColReduceMemory, arrow.PrimitiveTypes.Int64, "bytes", "memory footprint of one reduce task", false, 0},
 	{ColEstimate, arrow.PrimitiveTypes.Float64, "slot-s", "the user's estimate of the job's work (sum of its task durations at reference speed); null when none was given", true, 2},
+	{ColSourceLine, arrow.PrimitiveTypes.Int64, "-", "line of the imported file (import.source) the job came from, from 1; null for a generated job", true, 2},
 }
 
 // Schema returns the Arrow schema of a trace with the given parameters as
@@ -218,6 +220,11 @@ func appendJob(b *array.RecordBuilder, j *Job) {
 		eb.Append(j.Estimate)
 	} else {
 		eb.AppendNull()
+	}
+	if lb := b.Field(17).(*array.Int64Builder); j.SourceLine != 0 {
+		lb.Append(j.SourceLine)
+	} else {
+		lb.AppendNull()
 	}
 }
 

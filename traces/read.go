@@ -135,6 +135,7 @@ type batch struct {
 	mdv, rdv            *array.Float64
 	rsv                 *array.Int64
 	est                 *array.Float64 // nil for a version 1 file
+	line                *array.Int64   // nil for a version 1 file
 }
 
 func (b *batch) load(rec arrow.Record, idx []int, row0 int) error {
@@ -164,6 +165,9 @@ func (b *batch) load(rec arrow.Record, idx []int, row0 int) error {
 	if idx[16] >= 0 {
 		b.est = col(16).(*array.Float64)
 	}
+	if idx[17] >= 0 {
+		b.line = col(17).(*array.Int64)
+	}
 	b.mdv = b.md.ListValues().(*array.Float64)
 	b.rdv = b.rd.ListValues().(*array.Float64)
 	b.rsv = b.rs.ListValues().(*array.Int64)
@@ -184,6 +188,12 @@ func (b *batch) job(r int, j *Job) error {
 	}
 	if b.est != nil && b.est.IsValid(r) {
 		j.Estimate, j.HasEstimate = b.est.Value(r), true
+	}
+	if b.line != nil && b.line.IsValid(r) {
+		j.SourceLine = b.line.Value(r)
+		if j.SourceLine == 0 {
+			return rowErr(b.row0+r, ColSourceLine, "0; a job without a line has null")
+		}
 	}
 	s, e := b.md.ValueOffsets(r)
 	j.MapDurations = clone(b.mdv.Float64Values()[s:e])

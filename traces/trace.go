@@ -10,7 +10,7 @@ import (
 
 // SchemaVersion is the version of the trace schema this package writes.
 // It is stored in the schema metadata under KeySchemaVersion. Version 2
-// added the nullable user_estimate_s column; Read and Open still read
+// added the nullable user_estimate_s and source_line columns; Read and Open still read
 // version 1 files, whose jobs have no estimate.
 const SchemaVersion = "2"
 
@@ -89,6 +89,12 @@ type Job struct {
 	// nullable column user_estimate_s, null when HasEstimate is false.
 	Estimate    float64
 	HasEstimate bool
+
+	// SourceLine is the line of the imported file the job came from
+	// (counted from 1; for a job spread over several lines, its first),
+	// and 0 for a generated job: column source_line, null when 0. The
+	// file itself is named by the trace's import.source parameter.
+	SourceLine int64
 }
 
 // Maps is the number of map tasks.
@@ -212,6 +218,9 @@ func (v *validator) check(i int, j *Job) error {
 	}
 	if !j.HasEstimate && j.Estimate != 0 {
 		return rowErr(i, ColEstimate, "%v without HasEstimate; want 0 when the job has no estimate", j.Estimate)
+	}
+	if j.SourceLine < 0 {
+		return rowErr(i, ColSourceLine, "%d; want a line number >= 1, or 0 (null) for none", j.SourceLine)
 	}
 	if j.Maps() == 0 && j.Reduces() > 0 {
 		return rowErr(i, ColMaps, "0 maps but %d reduces; a job with reduces needs maps", j.Reduces())

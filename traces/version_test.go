@@ -30,7 +30,7 @@ func writeVersion1(t *testing.T, path string, tr *Trace, withEstimate bool) {
 	defer rec.Release()
 	n := 16
 	if withEstimate {
-		n = 17
+		n = 18
 	}
 	md := full.Metadata()
 	keys, vals := md.Keys(), md.Values()
@@ -97,6 +97,7 @@ func TestEstimateRoundTrip(t *testing.T) {
 	want.Jobs[1].Estimate, want.Jobs[1].HasEstimate = 420.5, true
 	want.Jobs = append(want.Jobs, want.Jobs[1])
 	want.Jobs[2].ID, want.Jobs[2].Estimate = 6, 0
+	want.Jobs[0].SourceLine, want.Jobs[2].SourceLine = 3, 1<<40
 	path := filepath.Join(t.TempDir(), "v2.arrow")
 	if err := Write(path, want); err != nil {
 		t.Fatal(err)
