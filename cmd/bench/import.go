@@ -154,7 +154,9 @@ func runImport(c *cli.Context) error {
 }
 
 // writeTrace writes the jobs next hands out to a trace at out, atomically.
+// An error about the source names the source, not the trace.
 func writeTrace(out string, params map[string]string, next func(*traces.Job) error) (jobs, maps, reduces int, err error) {
+	var srcErr error
 	err = traces.Create(out, params, func(w *traces.Writer) error {
 		var j traces.Job
 		for {
@@ -162,19 +164,20 @@ func writeTrace(out string, params map[string]string, next func(*traces.Job) err
 			case errors.Is(err, io.EOF):
 				return nil
 			case err != nil:
+				srcErr = err
 				return err
 			}
 			if err := w.Write(&j); err != nil {
-				return fmt.Errorf("line %d: %w", j.SourceLine, err)
+				srcErr = fmt.Errorf("%s:%d: %w", params["import.source"], j.SourceLine, err)
+				return srcErr
 			}
 			jobs++
 			maps += j.Maps()
 			reduces += j.Reduces()
 		}
 	})
-	var fe *formats.Error
-	if errors.As(err, &fe) {
-		err = fe // already names the file it came from, not the trace
+	if srcErr != nil {
+		err = srcErr
 	}
 	return
 }

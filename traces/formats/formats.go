@@ -2,8 +2,8 @@ package formats
 
 import (
 	"errors"
-	"io"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strconv"
