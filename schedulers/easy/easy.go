@@ -111,7 +111,7 @@ var easyOptionList = []policy.Option{
 	{Name: "backfill-order", Default: "sjf", Usage: "order in which queued jobs are tried for backfilling: sjf (shortest estimated run time first) or fcfs (queue order)"},
 	{Name: "alpha", Default: "0", Usage: "error of the user estimates: each job's estimate is multiplied by U[1−alpha, 1+alpha] (0: exact means)"},
 	{Name: "error-seed", Default: "1", Usage: "seed of the per-job estimate errors"},
-	{Name: "user-estimate", Default: "trace", Usage: "trace: a job's estimate is the trace's user estimate (user_estimate_s, split over its phases by their task counts, no alpha error) when it has one, else the synthetic one; synthetic: always the synthetic one"},
+	{Name: "user-estimate", Default: "trace", Usage: "trace: a job's estimate is the trace's user estimate (user_estimate_s, split over its phases by their task counts, no alpha error) when it has one, else the synthetic one; synthetic: always the synthetic one", OmitDefault: true},
 	{Name: "update-interval", Default: "0.5", Usage: "seconds between recomputations of the fair shares (the paper's timedelta; also done when jobs are admitted or end)"},
 	{Name: "locality-delay", Default: "-1", Usage: "delay scheduling wait D in seconds before rack-local maps (off-rack after 2D); -1 = min(15, 1.5 × heartbeat); 0 = off"},
 }

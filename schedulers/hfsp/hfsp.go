@@ -127,7 +127,7 @@ type hfspOptions struct {
 var hfspOptionList = []policy.Option{
 	{Name: "samples", Default: "5", Usage: "s: sample tasks per phase whose durations estimate the phase's size"},
 	{Name: "xi", Default: "1", Usage: "ξ ≥ 1: initial size ξ·k·l of a phase with k tasks (l: mean size of past tasks)"},
-	{Name: "initial-size", Default: "xi", Usage: "a phase's size until its samples report: xi (ξ·k·l) or estimate (the trace's user estimate, user_estimate_s, split over the job's phases by their task counts; ξ·k·l for a job without one)"},
+	{Name: "initial-size", Default: "xi", Usage: "a phase's size until its samples report: xi (ξ·k·l) or estimate (the trace's user estimate, user_estimate_s, split over the job's phases by their task counts; ξ·k·l for a job without one)", OmitDefault: true},
 	{Name: "delta", Default: "60", Usage: "Δ in seconds: a running reduce sample is extrapolated after Δ s of its reduce function"},
 	{Name: "fit", Default: "uniform", Usage: "distribution fitted (least squares on the ECDF) to sample durations: uniform"},
 	{Name: "initial-task", Default: "60", Usage: "l in seconds before any task of the phase has finished"},
