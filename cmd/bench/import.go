@@ -67,7 +67,8 @@ func importCommand() *cli.Command {
 			&cli.StringFlag{Name: "reduce-memory", Usage: "memory of a reduce task when the source gives none, in bytes (suffixes allowed)", Value: "1GiB"},
 			&cli.StringFlag{Name: "alibaba.machine-memory", Usage: "alibaba2018: the memory plan_mem (0-100) is a percentage of, in bytes (suffixes allowed)", Value: "96GiB"},
 			&cli.Uint64Flag{Name: "seed", Usage: "csv: seed of the per-task skew (map_mean_s with skew); swim: the generator's seed", Value: 1},
-			&cli.IntFlag{Name: "nodes", Usage: "swim: target cluster size, in nodes (bytes are scaled by nodes/original nodes)", Value: swim.DefaultNodes},
+			&cli.IntFlag{Name: "nodes", Usage: "swim: target cluster size, in nodes (bytes are scaled by nodes/original-nodes)", Value: swim.DefaultNodes},
+			&cli.IntFlag{Name: "original-nodes", Usage: "swim: size of the cluster the bytes come from, in nodes", DefaultText: "guessed from the file name: 600 for FB-2009, 3000 for FB-2010"},
 		},
 		Action: runImport,
 	}
@@ -91,6 +92,11 @@ func runImport(c *cli.Context) error {
 	}
 	if c.IsSet("alibaba.machine-memory") && format != "alibaba2018" {
 		return fmt.Errorf("--alibaba.machine-memory: applies only to alibaba2018")
+	}
+	for _, f := range []string{"nodes", "original-nodes"} {
+		if c.IsSet(f) && format != "swim" {
+			return fmt.Errorf("--%s: applies only to swim", f)
+		}
 	}
 	if format == "swim" {
 		return importSWIM(c, path, out)
@@ -188,7 +194,10 @@ func importSWIM(c *cli.Context, path, out string) error {
 	if err != nil {
 		return err
 	}
-	cfg := swim.Config{Seed: c.Uint64("seed"), Nodes: c.Int("nodes"), Source: src, Whole: true}
+	cfg := swim.Config{Seed: c.Uint64("seed"), Nodes: c.Int("nodes"), OriginalNodes: c.Int("original-nodes"), Source: src, Whole: true}
+	if c.IsSet("original-nodes") && cfg.OriginalNodes <= 0 {
+		return errors.New("--original-nodes: want 1 or more")
+	}
 	if err := cfg.Validate(); err != nil {
 		return flagError(err)
 	}
