@@ -167,6 +167,9 @@ func writeTrace(out string, params map[string]string, next func(*traces.Job) err
 		var j traces.Job
 		for {
 			switch err := next(&j); {
+			case errors.Is(err, io.EOF) && jobs == 0:
+				srcErr = fmt.Errorf("%s: no job to import (every job was skipped, or the file has none); a trace needs one", params["import.source"])
+				return srcErr
 			case errors.Is(err, io.EOF):
 				return nil
 			case err != nil:
