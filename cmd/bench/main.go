@@ -27,6 +27,7 @@ func newApp() *cli.App {
 		Version: version(),
 		Usage:   "benchmark Hadoop cluster schedulers on realistic MapReduce workloads",
 		Description: "bench synthesizes SWIM-style workloads from the Facebook 2009/2010 traces (generate),\n" +
+			"imports your own (import: csv, swf, sls, alibaba2018, swim) and exports them (export),\n" +
 			"summarizes them (inspect), replays them on a modelled Hadoop 1.x cluster under a\n" +
 			"scheduling policy (replay) and reproduces the HFSP paper's experiments.\n" +
 			"Traces and results are Arrow IPC files; see the README for their schemas.\n\n" + exitHelp,
