@@ -37,20 +37,22 @@ var AlibabaColumns = [...]CSVColumn{
 type Alibaba struct {
 	opt     Options
 	machine int64
+	status  map[string]string // interned statuses
 	jobs    []*aliJob
 	next    int
 	params  map[string]string
 	skipped map[string]int
 }
 
+// aliStage is one row, kept small: the table is held whole.
 type aliStage struct {
-	id         int
-	deps       []int
-	dag        bool // the name encodes the DAG
-	instances  int
-	start, end int64
+	deps       []int32
+	status     string // interned
+	id         int32
+	instances  int32
+	start, end int32 // s, at most MaxSeconds
 	mem        float64
-	status     string
+	dag        bool // the name encodes the DAG
 }
 
 type aliJob struct {
@@ -73,7 +75,7 @@ func NewAlibaba(r io.Reader, opt Options, machineMemory int64) (*Alibaba, error)
 	if machineMemory <= 0 {
 		machineMemory = DefaultMachineMemory
 	}
-	a := &Alibaba{opt: opt, machine: machineMemory, params: opt.params("alibaba2018"), skipped: map[string]int{}}
+	a := &Alibaba{opt: opt, machine: machineMemory, params: opt.params("alibaba2018"), skipped: map[string]int{}, status: map[string]string{}}
 	a.params["import.alibaba.machine_memory"] = strconv.FormatInt(machineMemory, 10)
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = len(AlibabaColumns)
@@ -149,9 +151,13 @@ func (a *Alibaba) stage(rec []string, line int) (aliStage, error) {
 	if err != nil {
 		return st, a.err(line, 1, "%v", err)
 	}
-	st.instances = n
-	st.status = strings.TrimSpace(rec[4])
-	for k, dst := range []*int64{&st.start, &st.end} {
+	st.instances = int32(n)
+	status := strings.TrimSpace(rec[4])
+	if st.status = a.status[status]; st.status == "" && status != "" {
+		st.status = strings.Clone(status)
+		a.status[st.status] = st.status
+	}
+	for k, dst := range []*int32{&st.start, &st.end} {
 		v, err := strconv.ParseInt(strings.TrimSpace(rec[5+k]), 10, 64)
 		if err != nil {
 			return st, a.err(line, 5+k, "%q is not an integer; want a time in seconds", rec[5+k])
@@ -162,7 +168,7 @@ func (a *Alibaba) stage(rec []string, line int) (aliStage, error) {
 		if v > MaxSeconds {
 			return st, a.err(line, 5+k, "%d s is too large; want <= %g s (31.7 years)", v, float64(MaxSeconds))
 		}
-		*dst = v
+		*dst = int32(v)
 	}
 	if st.status == "Terminated" && st.end < st.start {
 		return st, a.err(line, 6, "%d s is before start_time %d s in a Terminated task; want end >= start", st.end, st.start)
@@ -186,7 +192,7 @@ func (a *Alibaba) stage(rec []string, line int) (aliStage, error) {
 
 // parseTaskName reads M3_1_2 as stage 3 after stages 1 and 2; a name
 // without that form (task_Nzg3…) has no DAG.
-func parseTaskName(name string) (id int, deps []int, dag bool) {
+func parseTaskName(name string) (id int32, deps []int32, dag bool) {
 	i := 0
 	for i < len(name) && (name[i] < '0' || name[i] > '9') {
 		i++
@@ -196,14 +202,14 @@ func parseTaskName(name string) (id int, deps []int, dag bool) {
 	}
 	parts := strings.Split(name[i:], "_")
 	for k, p := range parts {
-		n, err := strconv.Atoi(p)
+		n, err := strconv.ParseInt(p, 10, 32)
 		if err != nil || n < 0 {
 			return 0, nil, false
 		}
 		if k == 0 {
-			id = n
+			id = int32(n)
 		} else {
-			deps = append(deps, n)
+			deps = append(deps, int32(n))
 		}
 	}
 	return id, deps, true
@@ -294,13 +300,13 @@ func (a *Alibaba) Next(j *traces.Job) error {
 		SourceLine: int64(aj.line), ReduceDurations: []float64{}, ReduceShuffleBytes: []int64{},
 		MapMemoryBytes: a.opt.MapMemory, ReduceMemoryBytes: a.opt.ReduceMemory}
 	ms := aj.stages[aj.maps]
-	j.MapDurations = repeat(float64(ms.end-ms.start), ms.instances)
+	j.MapDurations = repeat(float64(ms.end-ms.start), int(ms.instances))
 	if ms.mem >= 0 {
 		j.MapMemoryBytes = int64(ms.mem / 100 * float64(a.machine))
 	}
 	if aj.red >= 0 {
 		rs := aj.stages[aj.red]
-		j.ReduceDurations = repeat(float64(rs.end-rs.start), rs.instances)
+		j.ReduceDurations = repeat(float64(rs.end-rs.start), int(rs.instances))
 		j.ReduceShuffleBytes = make([]int64, rs.instances)
 		if rs.mem >= 0 {
 			j.ReduceMemoryBytes = int64(rs.mem / 100 * float64(a.machine))
