@@ -220,3 +220,17 @@ func TestExportCSVRoundTripGenerated(t *testing.T) {
 		}
 	}
 }
+
+// TestInspectEstimates: bench inspect counts the jobs with a user
+// estimate, and says nothing of estimates for a trace without any.
+func TestInspectEstimates(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "t.arrow")
+	if _, _, err := bench(t, "import", "swf", write(t, dir, "l.swf", testSWF), "--out", out); err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := bench(t, "inspect", out)
+	if err != nil || !strings.Contains(s, "estimates 1 jobs with a user estimate: 0.2 task-hours estimated for 0.1 task-hours of work") {
+		t.Errorf("inspect: %v\n%s", err, s)
+	}
+}
