@@ -23,9 +23,9 @@ type Summary struct {
 	// their estimates' sum and EstimatedWork their true work (slot-s).
 	Estimated               int
 	Estimate, EstimatedWork float64
-	Classes             []ClassCount
-	Rows                []QuantileRow
-	Params              [][2]string // the trace's parameters, sorted by key
+	Classes                 []ClassCount
+	Rows                    []QuantileRow
+	Params                  [][2]string // the trace's parameters, sorted by key
 }
 
 // ClassCount is the number of jobs of one class.
