@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -210,10 +211,46 @@ func importSWIM(c *cli.Context, path, out string) error {
 	}
 	params := g.Params()
 	params["import.format"], params["import.source"] = "swim", path
-	jobs, maps, reduces, err := writeTrace(out, params, g.Next)
+	// Taken whole, job i is the file's i-th row: its line is the i-th
+	// non-blank line, which ParseTSV does not keep.
+	lines, err := nonBlankLines(path)
+	if err != nil {
+		return err
+	}
+	i := 0
+	next := func(j *traces.Job) error {
+		if err := g.Next(j); err != nil {
+			return err
+		}
+		if i < len(lines) {
+			j.SourceLine = lines[i]
+		}
+		i++
+		return nil
+	}
+	jobs, maps, reduces, err := writeTrace(out, params, next)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(c.App.Writer, "wrote %s: %d jobs, %d maps, %d reduces (from swim %s)\n", out, jobs, maps, reduces, path)
 	return nil
+}
+
+// nonBlankLines lists the numbers (from 1) of the lines of path that are
+// not blank, as ParseTSV counts rows.
+func nonBlankLines(path string) ([]int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+	var lines []int64
+	for n := int64(1); sc.Scan(); n++ {
+		if strings.TrimSpace(sc.Text()) != "" {
+			lines = append(lines, n)
+		}
+	}
+	return lines, sc.Err()
 }

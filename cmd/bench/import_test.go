@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -145,7 +146,7 @@ func TestImportCSVTasks(t *testing.T) {
 // generate --swim --whole; on the public sample when it is there.
 func TestImportSWIM(t *testing.T) {
 	dir := t.TempDir()
-	in := write(t, dir, "w.tsv", "job0\t0\t0\t268435456\t0\t10\njob1\t5\t5\t134217728\t134217728\t10\n")
+	in := write(t, dir, "w.tsv", "job0\t0\t0\t268435456\t0\t10\n\njob1\t5\t5\t134217728\t134217728\t10\n")
 	out := filepath.Join(dir, "t.arrow")
 	if _, _, err := bench(t, "import", "swim", in, "--original-nodes", "100", "--out", out); err != nil {
 		t.Fatal(err)
@@ -154,8 +155,20 @@ func TestImportSWIM(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tr.Jobs) != 2 || tr.Jobs[0].Maps() != 2 || tr.Jobs[1].Reduces() != 1 || tr.Params["import.format"] != "swim" {
-		t.Errorf("trace %+v", tr)
+	if len(tr.Jobs) != 2 || tr.Params["import.format"] != "swim" || tr.Params["import.source"] != in {
+		t.Fatalf("trace %+v", tr)
+	}
+	for i, want := range []struct {
+		line                int64
+		submit              float64
+		maps, reduces       int
+		input, shuffle, out int64
+	}{{1, 0, 2, 0, 256 << 20, 0, 10}, {3, 5, 1, 1, 128 << 20, 128 << 20, 10}} {
+		j := tr.Jobs[i]
+		if j.SourceLine != want.line || j.Name != fmt.Sprint("job", i) || j.Submit != want.submit || j.Maps() != want.maps || j.Reduces() != want.reduces ||
+			j.MapInputBytes != want.input || j.ShuffleBytes != want.shuffle || j.OutputBytes != want.out || j.HasEstimate {
+			t.Errorf("job %d: %+v, want %+v", i, j, want)
+		}
 	}
 	gen := filepath.Join(dir, "g.arrow")
 	if _, _, err := bench(t, "generate", "--swim", in, "--whole", "--original-nodes", "100", "--out", gen); err != nil {

@@ -77,6 +77,21 @@ func TestSWFRoundTrip(t *testing.T) {
 	}
 }
 
+// TestSWFNoHeader: a log without header comments imports, and the notes
+// say that it had no MaxProcs or MaxNodes.
+func TestSWFNoHeader(t *testing.T) {
+	jobs, imp, err := importString("swf", "1 0 5 100 4 -1 -1 4 200 1024 1 3 7 -1 -1 -1 -1 -1\n", Options{})
+	if err != nil || len(jobs) != 1 {
+		t.Fatalf("%v, %d jobs", err, len(jobs))
+	}
+	if n := imp.Notes(); len(n) != 1 || n[0] != "SWF header: no MaxProcs or MaxNodes" {
+		t.Errorf("notes %q", n)
+	}
+	if _, ok := imp.Params()["swf.max_procs"]; ok {
+		t.Error("swf.max_procs set without a header")
+	}
+}
+
 func TestSWFBad(t *testing.T) {
 	ok := "1 0 5 100 4 -1 -1 4 200 1024 1 3 7 -1 -1 -1 -1 -1\n"
 	checkBad(t, "swf", []badCase{
