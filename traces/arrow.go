@@ -33,6 +33,8 @@ const (
 	ColReduceMemory    = "reduce_memory_bytes"
 	ColEstimate        = "user_estimate_s" // schema version 2
 	ColSourceLine      = "source_line"     // schema version 2
+	ColMapCores        = "map_cores"       // schema version 2
+	ColReduceCores     = "reduce_cores"    // schema version 2
 )
 
 // Column documents one column of a schema.
@@ -67,6 +69,8 @@ var Columns = []Column{
 	{ColReduceMemory, arrow.PrimitiveTypes.Int64, "bytes", "memory footprint of one reduce task", false, 0},
 	{ColEstimate, arrow.PrimitiveTypes.Float64, "slot-s", "the user's estimate of the job's work (sum of its task durations at reference speed); null when none was given", true, 2},
 	{ColSourceLine, arrow.PrimitiveTypes.Int64, "-", "line of the imported file (import.source) the job came from, from 1; null for a generated job", true, 2},
+	{ColMapCores, arrow.PrimitiveTypes.Float64, "cores", "CPU cores one map task asks for (its container's size); null when unknown; not used by the slot model", true, 2},
+	{ColReduceCores, arrow.PrimitiveTypes.Float64, "cores", "CPU cores one reduce task asks for; null when unknown; not used by the slot model", true, 2},
 }
 
 // Schema returns the Arrow schema of a trace with the given parameters as
@@ -225,6 +229,17 @@ func appendJob(b *array.RecordBuilder, j *Job) {
 		lb.Append(j.SourceLine)
 	} else {
 		lb.AppendNull()
+	}
+	appendNonZero(b.Field(18).(*array.Float64Builder), j.MapCores)
+	appendNonZero(b.Field(19).(*array.Float64Builder), j.ReduceCores)
+}
+
+// appendNonZero appends v, or null for 0 (unknown).
+func appendNonZero(fb *array.Float64Builder, v float64) {
+	if v != 0 {
+		fb.Append(v)
+	} else {
+		fb.AppendNull()
 	}
 }
 

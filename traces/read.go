@@ -136,6 +136,7 @@ type batch struct {
 	rsv                 *array.Int64
 	est                 *array.Float64 // nil for a version 1 file
 	line                *array.Int64   // nil for a version 1 file
+	mcores, rcores      *array.Float64 // nil for a version 1 file
 }
 
 func (b *batch) load(rec arrow.Record, idx []int, row0 int) error {
@@ -168,6 +169,12 @@ func (b *batch) load(rec arrow.Record, idx []int, row0 int) error {
 	if idx[17] >= 0 {
 		b.line = col(17).(*array.Int64)
 	}
+	if idx[18] >= 0 {
+		b.mcores = col(18).(*array.Float64)
+	}
+	if idx[19] >= 0 {
+		b.rcores = col(19).(*array.Float64)
+	}
 	b.mdv = b.md.ListValues().(*array.Float64)
 	b.rdv = b.rd.ListValues().(*array.Float64)
 	b.rsv = b.rs.ListValues().(*array.Int64)
@@ -193,6 +200,17 @@ func (b *batch) job(r int, j *Job) error {
 		j.SourceLine = b.line.Value(r)
 		if j.SourceLine == 0 {
 			return rowErr(b.row0+r, ColSourceLine, "0; a job without a line has null")
+		}
+	}
+	for _, c := range []struct {
+		a   *array.Float64
+		dst *float64
+		col string
+	}{{b.mcores, &j.MapCores, ColMapCores}, {b.rcores, &j.ReduceCores, ColReduceCores}} {
+		if c.a != nil && c.a.IsValid(r) {
+			if *c.dst = c.a.Value(r); *c.dst == 0 {
+				return rowErr(b.row0+r, c.col, "0; unknown cores are null")
+			}
 		}
 	}
 	s, e := b.md.ValueOffsets(r)

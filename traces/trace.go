@@ -10,7 +10,7 @@ import (
 
 // SchemaVersion is the version of the trace schema this package writes.
 // It is stored in the schema metadata under KeySchemaVersion. Version 2
-// added the nullable user_estimate_s and source_line columns; Read and Open still read
+// added the nullable user_estimate_s, source_line, map_cores and reduce_cores columns; Read and Open still read
 // version 1 files, whose jobs have no estimate.
 const SchemaVersion = "2"
 
@@ -95,6 +95,12 @@ type Job struct {
 	// and 0 for a generated job: column source_line, null when 0. The
 	// file itself is named by the trace's import.source parameter.
 	SourceLine int64
+
+	// MapCores and ReduceCores are the CPU cores one task asks for (its
+	// container's size, as Alibaba's plan_cpu or SLS's container.vcores
+	// give it), 0 when unknown: columns map_cores and reduce_cores, null
+	// when 0. Recorded for the analyses; the slot model does not use them.
+	MapCores, ReduceCores float64
 }
 
 // Maps is the number of map tasks.
@@ -221,6 +227,12 @@ func (v *validator) check(i int, j *Job) error {
 	}
 	if j.SourceLine < 0 {
 		return rowErr(i, ColSourceLine, "%d; want a line number >= 1, or 0 (null) for none", j.SourceLine)
+	}
+	if !finiteNonNeg(j.MapCores) {
+		return rowErr(i, ColMapCores, "%v; want a finite number of cores >= 0 (0: unknown)", j.MapCores)
+	}
+	if !finiteNonNeg(j.ReduceCores) {
+		return rowErr(i, ColReduceCores, "%v; want a finite number of cores >= 0 (0: unknown)", j.ReduceCores)
 	}
 	if j.Maps() == 0 && j.Reduces() > 0 {
 		return rowErr(i, ColMaps, "0 maps but %d reduces; a job with reduces needs maps", j.Reduces())

@@ -30,7 +30,7 @@ func writeVersion1(t *testing.T, path string, tr *Trace, withEstimate bool) {
 	defer rec.Release()
 	n := 16
 	if withEstimate {
-		n = 18
+		n = len(Columns)
 	}
 	md := full.Metadata()
 	keys, vals := md.Keys(), md.Values()
@@ -98,6 +98,7 @@ func TestEstimateRoundTrip(t *testing.T) {
 	want.Jobs = append(want.Jobs, want.Jobs[1])
 	want.Jobs[2].ID, want.Jobs[2].Estimate = 6, 0
 	want.Jobs[0].SourceLine, want.Jobs[2].SourceLine = 3, 1<<40
+	want.Jobs[1].MapCores, want.Jobs[2].ReduceCores = 0.5, 2
 	path := filepath.Join(t.TempDir(), "v2.arrow")
 	if err := Write(path, want); err != nil {
 		t.Fatal(err)
@@ -133,6 +134,18 @@ func TestEstimateValidated(t *testing.T) {
 		var re *RowError
 		if err := tr.Validate(); !errors.As(err, &re) || re.Column != ColEstimate || re.Row != 0 {
 			t.Errorf("estimate %v: %v, want a RowError at row 0, column %s", bad, err, ColEstimate)
+		}
+	}
+	for _, col := range []string{ColMapCores, ColReduceCores} {
+		tr := sample()
+		if col == ColMapCores {
+			tr.Jobs[1].MapCores = -1
+		} else {
+			tr.Jobs[1].ReduceCores = math.NaN()
+		}
+		var re *RowError
+		if err := tr.Validate(); !errors.As(err, &re) || re.Column != col || re.Row != 1 {
+			t.Errorf("bad %s: %v, want a RowError at row 1", col, err)
 		}
 	}
 	tr := sample()

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,7 +23,7 @@ var AlibabaColumns = [...]CSVColumn{
 	{"status", "-", "Terminated stages are imported; a job with another status is skipped and counted"},
 	{"start_time", "s", "the stage's start; the job's submit time is its first stage's"},
 	{"end_time", "s", "the stage's end: every instance lasts end_time − start_time"},
-	{"plan_cpu", "1/100 core", "not kept (the slot model has no cores)"},
+	{"plan_cpu", "1/100 core", "the stage's task cores, plan_cpu/100 (map_cores, reduce_cores: recorded, not used by the slot model)"},
 	{"plan_mem", "% of a machine", "the stage's task memory: plan_mem/100 × --alibaba.machine-memory"},
 }
 
@@ -51,8 +50,9 @@ type aliStage struct {
 	id         int32
 	instances  int32
 	start, end int32 // s, at most MaxSeconds
-	mem        float64
-	dag        bool // the name encodes the DAG
+	mem        float64 // plan_mem, -1 when empty
+	cpu        float64 // plan_cpu, 0 when empty
+	dag        bool    // the name encodes the DAG
 }
 
 type aliJob struct {
@@ -183,9 +183,11 @@ func (a *Alibaba) stage(rec []string, line int) (aliStage, error) {
 		st.mem = -1
 	}
 	if v := strings.TrimSpace(rec[7]); v != "" {
-		if c, err := strconv.ParseFloat(v, 64); err != nil || !(c >= 0) || math.IsInf(c, 0) {
-			return st, a.err(line, 7, "%q; want cores × 100, >= 0", rec[7])
+		c, err := strconv.ParseFloat(v, 64)
+		if err != nil || !(c >= 0) || c > 1e9 {
+			return st, a.err(line, 7, "%q; want cores × 100, from 0 to 1e9", rec[7])
 		}
+		st.cpu = c
 	}
 	return st, nil
 }
@@ -301,12 +303,14 @@ func (a *Alibaba) Next(j *traces.Job) error {
 		MapMemoryBytes: a.opt.MapMemory, ReduceMemoryBytes: a.opt.ReduceMemory}
 	ms := aj.stages[aj.maps]
 	j.MapDurations = repeat(float64(ms.end-ms.start), int(ms.instances))
+	j.MapCores = ms.cpu / 100
 	if ms.mem >= 0 {
 		j.MapMemoryBytes = int64(ms.mem / 100 * float64(a.machine))
 	}
 	if aj.red >= 0 {
 		rs := aj.stages[aj.red]
 		j.ReduceDurations = repeat(float64(rs.end-rs.start), int(rs.instances))
+		j.ReduceCores = rs.cpu / 100
 		j.ReduceShuffleBytes = make([]int64, rs.instances)
 		if rs.mem >= 0 {
 			j.ReduceMemoryBytes = int64(rs.mem / 100 * float64(a.machine))

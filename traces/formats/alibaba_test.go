@@ -31,12 +31,12 @@ func TestAlibabaSample(t *testing.T) {
 		t.Fatalf("%d jobs, want 2", len(jobs))
 	}
 	j := jobs[0] // sorted by submit: j_2 at 50 first
-	eq(t, "j_2", []any{j.ID, j.Name, j.Submit, j.MapDurations, j.Reduces(), j.MapMemoryBytes, j.SourceLine},
-		[]any{int64(0), "j_2", 50.0, []float64{5, 5, 5}, 0, int64(DefaultMachineMemory / 100), int64(2)})
+	eq(t, "j_2", []any{j.ID, j.Name, j.Submit, j.MapDurations, j.Reduces(), j.MapMemoryBytes, j.MapCores, j.SourceLine},
+		[]any{int64(0), "j_2", 50.0, []float64{5, 5, 5}, 0, int64(DefaultMachineMemory / 100), 0.5, int64(2)})
 	j = jobs[1]
-	eq(t, "j_1", []any{j.ID, j.Name, j.Submit, j.MapDurations, j.ReduceDurations, j.ReduceShuffleBytes, j.MapMemoryBytes, j.ReduceMemoryBytes, j.SourceLine},
+	eq(t, "j_1", []any{j.ID, j.Name, j.Submit, j.MapDurations, j.ReduceDurations, j.ReduceShuffleBytes, j.MapMemoryBytes, j.ReduceMemoryBytes, j.MapCores, j.ReduceCores, j.SourceLine},
 		[]any{int64(1), "j_1", 100.0, []float64{60, 60, 60, 60}, []float64{30, 30}, []int64{0, 0},
-			memOf(0.5), memOf(1.5), int64(1)})
+			memOf(0.5), memOf(1.5), 1.0, 2.0, int64(1)})
 	notes := strings.Join(imp.Notes(), "\n")
 	for _, want := range []string{"skipped 4 jobs", "3 stages, tree or chain", "2 independent stages", `status "Failed"`, "2 stages without DAG names"} {
 		if !strings.Contains(notes, want) {

@@ -32,6 +32,8 @@ const (
 	csvMapMemory      = "map_memory_bytes"
 	csvRedMemory      = "reduce_memory_bytes"
 	csvEstimate       = "estimate_s"
+	csvMapCores       = "map_cores"
+	csvRedCores       = "reduce_cores"
 	csvInput          = "map_input_bytes"
 	csvShuffle        = "shuffle_bytes"
 	csvOutput         = "output_bytes"
@@ -64,6 +66,8 @@ var CSVJobColumns = []CSVColumn{
 	{csvMapMemory, "bytes", "memory of one map task (default --map-memory)"},
 	{csvRedMemory, "bytes", "memory of one reduce task (default --reduce-memory)"},
 	{csvEstimate, "slot-s", "the user's estimate of the job's work, the sum of its task durations; empty for none"},
+	{csvMapCores, "cores", "CPU cores of one map task (recorded, not used by the slot model; empty: unknown)"},
+	{csvRedCores, "cores", "CPU cores of one reduce task (likewise)"},
 	{csvInput, "bytes", "bytes the maps read (default 0)"},
 	{csvShuffle, "bytes", "bytes shuffled (default 0, or the sum of reduce_shuffle_bytes)"},
 	{csvOutput, "bytes", "bytes written (default 0)"},
@@ -296,6 +300,18 @@ func (c *CSV) Next(j *traces.Job) error {
 			if *b.dst, err = parseBytes(v, b.col); err != nil {
 				return t.err(b.col, err)
 			}
+		}
+	}
+	for _, c := range []struct {
+		col string
+		dst *float64
+	}{{csvMapCores, &j.MapCores}, {csvRedCores, &j.ReduceCores}} {
+		if v, ok := t.get(c.col); ok {
+			x, err := strconv.ParseFloat(v, 64)
+			if err != nil || !(x >= 0 && x <= 1e9) {
+				return t.err(c.col, fmt.Errorf("%q; want a number of cores from 0 to 1e9", v))
+			}
+			*c.dst = x
 		}
 	}
 	if v, ok := t.get(csvEstimate); ok {

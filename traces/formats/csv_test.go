@@ -7,9 +7,9 @@ import (
 	"sojourn/traces"
 )
 
-const csvSample = `job_id,name,submit_s,pool,priority,class,maps,reduces,map_durations_s,reduce_durations_s,map_memory_bytes,reduce_memory_bytes,estimate_s,map_input_bytes,shuffle_bytes,output_bytes,reduce_shuffle_bytes
-7,sort,0,alice,HIGH,big,2,1,10 12.5,30,1048576,2097152,60,1000,300,20,300
-9,"grep, fast",1.25,bob,-1,,1,0,4,,,,,,,,
+const csvSample = `job_id,name,submit_s,pool,priority,class,maps,reduces,map_durations_s,reduce_durations_s,map_memory_bytes,reduce_memory_bytes,estimate_s,map_cores,reduce_cores,map_input_bytes,shuffle_bytes,output_bytes,reduce_shuffle_bytes
+7,sort,0,alice,HIGH,big,2,1,10 12.5,30,1048576,2097152,60,1.5,,1000,300,20,300
+9,"grep, fast",1.25,bob,-1,,1,0,4,,,,,,,,,,
 `
 
 // TestCSVSample checks every field of a hand-made job table.
@@ -23,9 +23,9 @@ func TestCSVSample(t *testing.T) {
 	}
 	j := jobs[0]
 	eq(t, "job 7", []any{j.ID, j.Name, j.Submit, j.Pool, j.Priority, j.Class, j.MapDurations, j.ReduceDurations,
-		j.MapMemoryBytes, j.ReduceMemoryBytes, j.HasEstimate, j.Estimate, j.MapInputBytes, j.ShuffleBytes, j.OutputBytes, j.ReduceShuffleBytes, j.SourceLine},
+		j.MapMemoryBytes, j.ReduceMemoryBytes, j.HasEstimate, j.Estimate, j.MapCores, j.ReduceCores, j.MapInputBytes, j.ShuffleBytes, j.OutputBytes, j.ReduceShuffleBytes, j.SourceLine},
 		[]any{int64(7), "sort", 0.0, "alice", traces.High, "big", []float64{10, 12.5}, []float64{30},
-			int64(1 << 20), int64(2 << 20), true, 60.0, int64(1000), int64(300), int64(20), []int64{300}, int64(2)})
+			int64(1 << 20), int64(2 << 20), true, 60.0, 1.5, 0.0, int64(1000), int64(300), int64(20), []int64{300}, int64(2)})
 	j = jobs[1]
 	eq(t, "job 9", []any{j.ID, j.Name, j.Submit, j.Pool, j.Priority, j.Class, j.MapDurations, j.ReduceDurations,
 		j.MapMemoryBytes, j.ReduceMemoryBytes, j.HasEstimate, j.ReduceShuffleBytes, j.SourceLine},
@@ -113,6 +113,7 @@ func TestCSVBad(t *testing.T) {
 		{"NaN", h + "NaN,1,0,5,\n", 2, "submit_s", "finite"},
 		{"bad priority", "submit_s,maps,reduces,map_durations_s,priority\n0,1,0,5,URGENT\n", 2, "priority", "unknown priority"},
 		{"bad estimate", "submit_s,maps,reduces,map_durations_s,estimate_s\n0,1,0,5,-3\n", 2, "estimate_s", "negative"},
+		{"bad cores", "submit_s,maps,reduces,map_durations_s,map_cores\n0,1,0,5,-3\n", 2, "map_cores", "from 0 to 1e9"},
 		{"bare quote", h + "0,1,0,\"5,\n", 2, "", "quote"},
 	})
 }

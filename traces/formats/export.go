@@ -60,7 +60,7 @@ type exporter interface {
 type csvExporter struct{ b []byte }
 
 var csvExportColumns = []string{csvJobID, csvName, csvSubmit, csvPool, csvPriority, csvClass, csvMaps, csvReduces,
-	csvMapDurations, csvRedDurations, csvMapMemory, csvRedMemory, csvEstimate,
+	csvMapDurations, csvRedDurations, csvMapMemory, csvRedMemory, csvEstimate, csvMapCores, csvRedCores,
 	csvInput, csvShuffle, csvOutput, csvReduceShuffles}
 
 func (e *csvExporter) begin(w *bufio.Writer, _ map[string]string) error {
@@ -111,6 +111,12 @@ func (e *csvExporter) job(w *bufio.Writer, j *traces.Job) error {
 	b = append(b, ',')
 	if j.HasEstimate {
 		b = strconv.AppendFloat(b, j.Estimate, 'g', -1, 64)
+	}
+	for _, c := range []float64{j.MapCores, j.ReduceCores} {
+		b = append(b, ',')
+		if c != 0 {
+			b = strconv.AppendFloat(b, c, 'g', -1, 64)
+		}
 	}
 	for _, v := range []int64{j.MapInputBytes, j.ShuffleBytes, j.OutputBytes} {
 		b = append(b, ',')
@@ -226,8 +232,9 @@ func (e *swfExporter) notes() []string {
 
 // slsExporter writes one SLS job object per line.
 type slsExporter struct {
-	b       []byte
-	rounded int
+	b          []byte
+	rounded    int
+	fractional int // fractional cores, rounded up
 }
 
 func (e *slsExporter) begin(*bufio.Writer, map[string]string) error { return nil }
@@ -243,6 +250,12 @@ func (e *slsExporter) job(w *bufio.Writer, j *traces.Job) error {
 	for k, ds := range [][]float64{j.MapDurations, j.ReduceDurations} {
 		for _, d := range ds {
 			longest[k] = max(longest[k], d)
+		}
+	}
+	cores := [2]float64{j.MapCores, j.ReduceCores}
+	for _, c := range cores {
+		if c != math.Ceil(c) {
+			e.fractional++
 		}
 	}
 	b := e.b[:0]
@@ -280,6 +293,10 @@ func (e *slsExporter) job(w *bufio.Writer, j *traces.Job) error {
 			b = append(b, kind...)
 			b = append(b, `", "container.memory-mb": `...)
 			b = strconv.AppendInt(b, mem>>20, 10)
+			if c := cores[k]; c > 0 {
+				b = append(b, `, "container.vcores": `...)
+				b = strconv.AppendInt(b, int64(math.Ceil(c)), 10)
+			}
 			b = append(b, '}')
 		}
 	}
@@ -290,8 +307,12 @@ func (e *slsExporter) job(w *bufio.Writer, j *traces.Job) error {
 }
 
 func (e *slsExporter) notes() []string {
+	var n []string
 	if e.rounded > 0 {
-		return []string{fmt.Sprintf("%d times rounded to the millisecond (SLS counts ms)", e.rounded)}
+		n = append(n, fmt.Sprintf("%d times rounded to the millisecond (SLS counts ms)", e.rounded))
 	}
-	return nil
+	if e.fractional > 0 {
+		n = append(n, fmt.Sprintf("%d fractional core counts rounded up to whole vcores (SLS counts whole vcores)", e.fractional))
+	}
+	return n
 }

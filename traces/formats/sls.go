@@ -35,6 +35,7 @@ const (
 	slsType        = "container.type"
 	slsCount       = "count"
 	slsMemory      = "container.memory-mb"
+	slsVcores      = "container.vcores"
 )
 
 // SLSKeys documents what the importer makes of each SLS key.
@@ -52,6 +53,7 @@ var SLSKeys = []CSVColumn{
 	{slsStart + ", " + slsEnd, "ms", "the task's duration as end − start when no duration is given"},
 	{slsCount, "-", "the container repeated count times (default 1)"},
 	{slsMemory, "MiB", "task memory, the largest of a job's tasks of that kind (default --map-memory/--reduce-memory)"},
+	{slsVcores, "cores", "task cores, the largest of a job's tasks of that kind (map_cores, reduce_cores: recorded, not used by the slot model)"},
 	{slsHost + ", " + slsPriority, "-", "not kept (locality comes from the replay's HDFS placement)"},
 }
 
@@ -255,6 +257,7 @@ func (s *SLS) job(obj []byte, line int, j *traces.Job) (bool, error) {
 		return false, ferr(slsTasks, line, "not a list of objects: %v", err)
 	}
 	mem := [2]int64{-1, -1}
+	var cores [2]float64
 	for i, t := range tasks {
 		tl := line
 		if i < len(s.tasks) {
@@ -329,6 +332,16 @@ func (s *SLS) job(obj []byte, line int, j *traces.Job) (bool, error) {
 			}
 			mem[k] = max(mem[k], mb<<20)
 		}
+		if raw, ok := t[slsVcores]; ok {
+			vc, err := jsonInt(raw)
+			if err != nil {
+				return false, ferr(slsVcores, tl, "%v", err)
+			}
+			if vc > 1e9 {
+				return false, ferr(slsVcores, tl, "%d; want at most 1e9 cores", vc)
+			}
+			cores[k] = max(cores[k], float64(vc))
+		}
 		for range count {
 			if k == 0 {
 				j.MapDurations = append(j.MapDurations, dur)
@@ -342,6 +355,7 @@ func (s *SLS) job(obj []byte, line int, j *traces.Job) (bool, error) {
 		return false, ferr(slsTasks, line, "no map container; want at least one (container.type map)")
 	}
 	j.MapMemoryBytes, j.ReduceMemoryBytes = s.opt.MapMemory, s.opt.ReduceMemory
+	j.MapCores, j.ReduceCores = cores[0], cores[1]
 	if mem[0] >= 0 {
 		j.MapMemoryBytes = mem[0]
 	}

@@ -28,6 +28,7 @@ const slsSample = `{
       "container.priority": 10,
       "container.type": "reduce",
       "container.memory-mb": 2048,
+      "container.vcores": 2,
       "count": 2
     }
   ]
@@ -46,19 +47,19 @@ func TestSLSSample(t *testing.T) {
 	}
 	j := jobs[0]
 	eq(t, "job_1", []any{j.ID, j.Name, j.Submit, j.Pool, j.MapDurations, j.ReduceDurations, j.ReduceShuffleBytes,
-		j.MapMemoryBytes, j.ReduceMemoryBytes, j.HasEstimate, j.SourceLine},
+		j.MapMemoryBytes, j.ReduceMemoryBytes, j.MapCores, j.ReduceCores, j.HasEstimate, j.SourceLine},
 		[]any{int64(0), "job_1", 0.0, "sls_queue_1", []float64{17.043}, []float64{1.5, 1.5}, []int64{0, 0},
-			int64(DefaultMapMemory), int64(2048 << 20), false, int64(1)})
+			int64(DefaultMapMemory), int64(2048 << 20), 0.0, 2.0, false, int64(1)})
 	j = jobs[1]
 	eq(t, "third object", []any{j.ID, j.Name, j.Submit, j.Pool, j.MapDurations, j.SourceLine},
-		[]any{int64(2), "2", 105.204, "default", []float64{19.589}, int64(27)})
+		[]any{int64(2), "2", 105.204, "default", []float64{19.589}, int64(28)})
 	if n := strings.Join(imp.Notes(), "\n"); !strings.Contains(n, `skipped 1 jobs: am.type "stream"`) {
 		t.Errorf("notes %q", n)
 	}
 }
 
 // TestSLSRoundTrip: export then import keeps submit, name, pool, task
-// kinds and durations (to the ms) and memory (whole MiB).
+// kinds and durations (to the ms), memory (whole MiB) and cores (whole).
 func TestSLSRoundTrip(t *testing.T) {
 	jobs, _, err := importString("sls", slsSample, Options{})
 	if err != nil {
@@ -67,8 +68,8 @@ func TestSLSRoundTrip(t *testing.T) {
 	back := roundTrip(t, "sls", jobs, nil)
 	for i := range jobs {
 		a, b := jobs[i], back[i]
-		eq(t, "fields", []any{b.Submit, b.Name, b.Pool, b.MapDurations, b.ReduceDurations, b.MapMemoryBytes, b.ReduceMemoryBytes},
-			[]any{a.Submit, a.Name, a.Pool, a.MapDurations, a.ReduceDurations, a.MapMemoryBytes, a.ReduceMemoryBytes})
+		eq(t, "fields", []any{b.Submit, b.Name, b.Pool, b.MapDurations, b.ReduceDurations, b.MapMemoryBytes, b.ReduceMemoryBytes, b.MapCores, b.ReduceCores},
+			[]any{a.Submit, a.Name, a.Pool, a.MapDurations, a.ReduceDurations, a.MapMemoryBytes, a.ReduceMemoryBytes, a.MapCores, a.ReduceCores})
 	}
 }
 
