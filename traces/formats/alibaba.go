@@ -49,7 +49,7 @@ type aliStage struct {
 	status     string // interned
 	id         int32
 	instances  int32
-	start, end int32 // s, at most MaxSeconds
+	start, end int32   // s, at most MaxSeconds
 	mem        float64 // plan_mem, -1 when empty
 	cpu        float64 // plan_cpu, 0 when empty
 	dag        bool    // the name encodes the DAG
