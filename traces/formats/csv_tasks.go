@@ -129,4 +129,3 @@ func (c *CSV) fillTasks(j *traces.Job) error {
 	}
 	return nil
 }
-
