@@ -99,6 +99,9 @@ func (s *SLS) Notes() []string {
 func (s *SLS) object() ([]byte, int, error) {
 	s.buf, s.tasks = s.buf[:0], s.tasks[:0]
 	depth, inStr, esc, start := 0, false, false, 0
+	// The last string at depth 1 (a key of the job) and whether the
+	// array open at depth 2 is job.tasks, whose objects are the tasks.
+	keyStart, key, inTasks := 0, "", false
 	for {
 		c, err := s.br.ReadByte()
 		if errors.Is(err, io.EOF) {
@@ -139,10 +142,18 @@ func (s *SLS) object() ([]byte, int, error) {
 			esc = true
 		case c == '"':
 			inStr = !inStr
+			if depth == 1 && inStr {
+				keyStart = len(s.buf)
+			} else if depth == 1 {
+				key = string(s.buf[keyStart : len(s.buf)-1])
+			}
 		case inStr:
 		case c == '{' || c == '[':
 			depth++
-			if c == '{' && depth == 3 {
+			if c == '[' && depth == 2 {
+				inTasks = key == slsTasks
+			}
+			if c == '{' && depth == 3 && inTasks {
 				s.tasks = append(s.tasks, s.line)
 			}
 		case c == '}' || c == ']':

@@ -81,6 +81,7 @@ func TestSLSBad(t *testing.T) {
 		{"wrong field type", "{\"job.start.ms\": 0, \"job.tasks\": 5}\n", 1, "job.tasks", "not a list"},
 		{"non-numeric", "{\"job.start.ms\": \"soon\", \"job.tasks\": []}\n", 1, "job.start.ms", "want an integer"},
 		{"negative", "{\"job.start.ms\": 0, \"job.tasks\": [\n{\"container.duration.ms\": -5}]}\n", 2, "container.duration.ms", "negative"},
+		{"task line after a nested object", "{\"job.start.ms\": 0, \"x\": [{\"y\": 1},\n {}],\n \"job.tasks\": [\n{\"duration.ms\": 1},\n{\"duration.ms\": -1}]}\n", 5, "duration.ms", "negative"},
 		{"end before start", "{\"job.start.ms\": 0, \"job.tasks\": [\n{\"container.start.ms\": 9,\n \"container.end.ms\": 5}]}\n", 3, "container.end.ms", "before"},
 		{"unsorted", "{\"job.start.ms\": 10, \"job.tasks\": [{\"duration.ms\": 1}]}\n{\"job.start.ms\": 5,\n \"job.tasks\": [{\"duration.ms\": 1}]}\n", 2, "job.start.ms", "before the previous job's"},
 		{"missing start", "{\"job.tasks\": [{\"duration.ms\": 1}]}\n", 1, "job.start.ms", "missing"},
