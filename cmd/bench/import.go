@@ -57,7 +57,7 @@ func importCommand() *cli.Command {
 			columnsHelp(formats.AlibabaColumns[:], true) +
 			"  Jobs of one stage become map-only jobs, of one stage feeding another map/reduce jobs; every\n" +
 			"  other DAG is skipped and counted by shape on stderr. The table is held in memory (about\n" +
-			"  350 bytes a row at peak) since a job's rows may be anywhere.\n" +
+			"  370 bytes a row at peak) since a job's rows may be anywhere.\n" +
 			"swim: a SWIM workload TSV, taken whole (bench generate --swim FILE --whole, with the\n" +
 			"  generator's defaults and --seed, --nodes): bytes become tasks by the natural rule.",
 		Flags: []cli.Flag{
