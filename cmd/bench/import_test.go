@@ -247,3 +247,22 @@ func TestInspectEstimates(t *testing.T) {
 		t.Errorf("inspect: %v\n%s", err, s)
 	}
 }
+
+// TestExportBadInput: an unknown format or a file that is not a trace is
+// one line of error, and nothing is written under --out.
+func TestExportBadInput(t *testing.T) {
+	dir := t.TempDir()
+	notTrace := write(t, dir, "x.arrow", "not arrow")
+	out := filepath.Join(dir, "out", "e.csv")
+	if _, _, err := bench(t, "export", "csv", notTrace, "--out", out); err == nil || !strings.Contains(err.Error(), notTrace) {
+		t.Errorf("export of a non-trace: %v", err)
+	}
+	if _, _, err := bench(t, "export", "xml", notTrace, "--out", out); err == nil || !strings.Contains(err.Error(), `unknown format "xml"`) {
+		t.Errorf("export to xml: %v", err)
+	}
+	if _, err := os.Stat(filepath.Dir(out)); err == nil {
+		if entries, _ := os.ReadDir(filepath.Dir(out)); len(entries) > 0 {
+			t.Errorf("left %s", entries[0].Name())
+		}
+	}
+}
