@@ -89,8 +89,8 @@ func openIPC(r ipc.ReadAtSeeker) (*ipc.FileReader, []int, map[string]string, err
 	if !ok {
 		return fail(fmt.Errorf("%w: metadata has no %s", ErrNotTrace, KeySchemaVersion))
 	}
-	v := slices.Index(readableVersions, ver) + 1
-	if v == 0 {
+	v, verr := strconv.Atoi(ver)
+	if verr != nil || !slices.Contains(readableVersions, ver) {
 		return fail(fmt.Errorf("%w: %s is %q, this build reads %s", ErrSchemaVersion, KeySchemaVersion, ver, strings.Join(readableVersions, " and ")))
 	}
 	idx := make([]int, len(Columns))
