@@ -86,16 +86,25 @@ func (c *Cell) WorkloadName() string {
 }
 
 // PolicySettings is every option of the policy: its defaults overridden
-// by opts.
+// by opts. An option marked OmitDefault is left out while it has its
+// default value.
 func PolicySettings(policy string, opts map[string]string) map[string]string {
 	out := map[string]string{}
-	if p, err := schedulers.Lookup(policy); err == nil {
+	p, err := schedulers.Lookup(policy)
+	if err == nil {
 		for _, o := range p.Options {
 			out[o.Name] = o.Default
 		}
 	}
 	for k, v := range opts {
 		out[k] = v
+	}
+	if err == nil {
+		for _, o := range p.Options {
+			if o.OmitDefault && out[o.Name] == o.Default {
+				delete(out, o.Name)
+			}
+		}
 	}
 	return out
 }

@@ -19,9 +19,13 @@ type Summary struct {
 	Jobs, Maps, Reduces int
 	Span                float64 // s from the first submit to the last
 	MapWork, ReduceWork float64 // task-seconds at reference speed
-	Classes             []ClassCount
-	Rows                []QuantileRow
-	Params              [][2]string // the trace's parameters, sorted by key
+	// Estimated is the number of jobs with a user estimate, Estimate
+	// their estimates' sum and EstimatedWork their true work (slot-s).
+	Estimated               int
+	Estimate, EstimatedWork float64
+	Classes                 []ClassCount
+	Rows                    []QuantileRow
+	Params                  [][2]string // the trace's parameters, sorted by key
 }
 
 // ClassCount is the number of jobs of one class.
@@ -53,6 +57,15 @@ func Summarize(t *traces.Trace) *Summary {
 	for i := range t.Jobs {
 		j := &t.Jobs[i]
 		classes[j.Class]++
+		if j.HasEstimate {
+			s.Estimated++
+			s.Estimate += j.Estimate
+			for _, ds := range [][]float64{j.MapDurations, j.ReduceDurations} {
+				for _, d := range ds {
+					s.EstimatedWork += d
+				}
+			}
+		}
 		maps = append(maps, float64(j.Maps()))
 		reduces = append(reduces, float64(j.Reduces()))
 		in = append(in, float64(j.MapInputBytes))
@@ -121,6 +134,9 @@ func (s *Summary) Write(w io.Writer) error {
 	fmt.Fprintf(&b, "jobs      %d, submitted over %s\n", s.Jobs, fmtSeconds(s.Span))
 	fmt.Fprintf(&b, "tasks     %d maps, %d reduces\n", s.Maps, s.Reduces)
 	fmt.Fprintf(&b, "work      %.1f map task-hours, %.1f reduce task-hours (after the shuffle, at reference speed)\n", s.MapWork/3600, s.ReduceWork/3600)
+	if s.Estimated > 0 {
+		fmt.Fprintf(&b, "estimates %d jobs with a user estimate: %.1f task-hours estimated for %.1f task-hours of work\n", s.Estimated, s.Estimate/3600, s.EstimatedWork/3600)
+	}
 	b.WriteString("classes  ")
 	for _, c := range s.Classes {
 		name := c.Name

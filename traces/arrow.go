@@ -31,6 +31,10 @@ const (
 	ColReduceShuffle   = "reduce_shuffle_bytes"
 	ColMapMemory       = "map_memory_bytes"
 	ColReduceMemory    = "reduce_memory_bytes"
+	ColEstimate        = "user_estimate_s" // schema version 2
+	ColSourceLine      = "source_line"     // schema version 2
+	ColMapCores        = "map_cores"       // schema version 2
+	ColReduceCores     = "reduce_cores"    // schema version 2
 )
 
 // Column documents one column of a schema.
@@ -39,26 +43,34 @@ type Column struct {
 	Type arrow.DataType
 	Unit string
 	Doc  string
+	// Nullable columns may hold nulls; Since is the schema version that
+	// added the column (0 for version 1's columns).
+	Nullable bool
+	Since    int
 }
 
 // Columns lists the trace schema in file order, with units.
 var Columns = []Column{
-	{ColJobID, arrow.PrimitiveTypes.Int64, "-", "unique job id"},
-	{ColName, arrow.BinaryTypes.String, "-", "job name (free text)"},
-	{ColSubmit, arrow.PrimitiveTypes.Float64, "s", "submit time from the start of the workload; non-decreasing"},
-	{ColPool, arrow.BinaryTypes.String, "-", "user or pool the job is submitted to"},
-	{ColPriority, arrow.PrimitiveTypes.Int8, "-", "Hadoop priority: -2 VERY_LOW, -1 LOW, 0 NORMAL, 1 HIGH, 2 VERY_HIGH"},
-	{ColClass, arrow.BinaryTypes.String, "-", "class label (small, medium, big, …)"},
-	{ColMaps, arrow.PrimitiveTypes.Int32, "tasks", "number of map tasks; equals len(map_durations_s)"},
-	{ColReduces, arrow.PrimitiveTypes.Int32, "tasks", "number of reduce tasks; equals len(reduce_durations_s)"},
-	{ColMapInputBytes, arrow.PrimitiveTypes.Int64, "bytes", "bytes read by the maps"},
-	{ColShuffleBytes, arrow.PrimitiveTypes.Int64, "bytes", "bytes moved from maps to reduces"},
-	{ColOutputBytes, arrow.PrimitiveTypes.Int64, "bytes", "bytes written by the job"},
-	{ColMapDurations, arrow.ListOf(arrow.PrimitiveTypes.Float64), "s", "per map task: run time at reference speed on node-local data"},
-	{ColReduceDurations, arrow.ListOf(arrow.PrimitiveTypes.Float64), "s", "per reduce task: run time after the shuffle, at reference speed"},
-	{ColReduceShuffle, arrow.ListOf(arrow.PrimitiveTypes.Int64), "bytes", "per reduce task: bytes it fetches in the shuffle"},
-	{ColMapMemory, arrow.PrimitiveTypes.Int64, "bytes", "memory footprint of one map task"},
-	{ColReduceMemory, arrow.PrimitiveTypes.Int64, "bytes", "memory footprint of one reduce task"},
+	{ColJobID, arrow.PrimitiveTypes.Int64, "-", "unique job id", false, 0},
+	{ColName, arrow.BinaryTypes.String, "-", "job name (free text)", false, 0},
+	{ColSubmit, arrow.PrimitiveTypes.Float64, "s", "submit time from the start of the workload; non-decreasing", false, 0},
+	{ColPool, arrow.BinaryTypes.String, "-", "user or pool the job is submitted to", false, 0},
+	{ColPriority, arrow.PrimitiveTypes.Int8, "-", "Hadoop priority: -2 VERY_LOW, -1 LOW, 0 NORMAL, 1 HIGH, 2 VERY_HIGH", false, 0},
+	{ColClass, arrow.BinaryTypes.String, "-", "class label (small, medium, big, …)", false, 0},
+	{ColMaps, arrow.PrimitiveTypes.Int32, "tasks", "number of map tasks; equals len(map_durations_s)", false, 0},
+	{ColReduces, arrow.PrimitiveTypes.Int32, "tasks", "number of reduce tasks; equals len(reduce_durations_s)", false, 0},
+	{ColMapInputBytes, arrow.PrimitiveTypes.Int64, "bytes", "bytes read by the maps", false, 0},
+	{ColShuffleBytes, arrow.PrimitiveTypes.Int64, "bytes", "bytes moved from maps to reduces", false, 0},
+	{ColOutputBytes, arrow.PrimitiveTypes.Int64, "bytes", "bytes written by the job", false, 0},
+	{ColMapDurations, arrow.ListOf(arrow.PrimitiveTypes.Float64), "s", "per map task: run time at reference speed on node-local data", false, 0},
+	{ColReduceDurations, arrow.ListOf(arrow.PrimitiveTypes.Float64), "s", "per reduce task: run time after the shuffle, at reference speed", false, 0},
+	{ColReduceShuffle, arrow.ListOf(arrow.PrimitiveTypes.Int64), "bytes", "per reduce task: bytes it fetches in the shuffle", false, 0},
+	{ColMapMemory, arrow.PrimitiveTypes.Int64, "bytes", "memory footprint of one map task", false, 0},
+	{ColReduceMemory, arrow.PrimitiveTypes.Int64, "bytes", "memory footprint of one reduce task", false, 0},
+	{ColEstimate, arrow.PrimitiveTypes.Float64, "slot-s", "the user's estimate of the job's work (sum of its task durations at reference speed); null when none was given", true, 2},
+	{ColSourceLine, arrow.PrimitiveTypes.Int64, "-", "line of the imported file (import.source) the job came from, from 1; null for a generated job", true, 2},
+	{ColMapCores, arrow.PrimitiveTypes.Float64, "cores", "CPU cores one map task asks for (its container's size); null when unknown; not used by the slot model", true, 2},
+	{ColReduceCores, arrow.PrimitiveTypes.Float64, "cores", "CPU cores one reduce task asks for; null when unknown; not used by the slot model", true, 2},
 }
 
 // Schema returns the Arrow schema of a trace with the given parameters as
@@ -66,7 +78,7 @@ var Columns = []Column{
 func Schema(t *Trace) *arrow.Schema {
 	fields := make([]arrow.Field, len(Columns))
 	for i, c := range Columns {
-		fields[i] = arrow.Field{Name: c.Name, Type: c.Type, Nullable: false}
+		fields[i] = arrow.Field{Name: c.Name, Type: c.Type, Nullable: c.Nullable}
 	}
 	keys := []string{KeyKind, KeySchemaVersion}
 	vals := []string{KindTrace, SchemaVersion}
@@ -208,6 +220,27 @@ func appendJob(b *array.RecordBuilder, j *Job) {
 	lb.ValueBuilder().(*array.Int64Builder).AppendValues(j.ReduceShuffleBytes, nil)
 	b.Field(14).(*array.Int64Builder).Append(j.MapMemoryBytes)
 	b.Field(15).(*array.Int64Builder).Append(j.ReduceMemoryBytes)
+	if eb := b.Field(16).(*array.Float64Builder); j.HasEstimate {
+		eb.Append(j.Estimate)
+	} else {
+		eb.AppendNull()
+	}
+	if lb := b.Field(17).(*array.Int64Builder); j.SourceLine != 0 {
+		lb.Append(j.SourceLine)
+	} else {
+		lb.AppendNull()
+	}
+	appendNonZero(b.Field(18).(*array.Float64Builder), j.MapCores)
+	appendNonZero(b.Field(19).(*array.Float64Builder), j.ReduceCores)
+}
+
+// appendNonZero appends v, or null for 0 (unknown).
+func appendNonZero(fb *array.Float64Builder, v float64) {
+	if v != 0 {
+		fb.Append(v)
+	} else {
+		fb.AppendNull()
+	}
 }
 
 func appendFloats(lb *array.ListBuilder, v []float64) {

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -87,12 +89,21 @@ func openIPC(r ipc.ReadAtSeeker) (*ipc.FileReader, []int, map[string]string, err
 	if !ok {
 		return fail(fmt.Errorf("%w: metadata has no %s", ErrNotTrace, KeySchemaVersion))
 	}
-	if ver != SchemaVersion {
-		return fail(fmt.Errorf("%w: %s is %q, this build reads %q", ErrSchemaVersion, KeySchemaVersion, ver, SchemaVersion))
+	v, verr := strconv.Atoi(ver)
+	if verr != nil || !slices.Contains(readableVersions, ver) {
+		return fail(fmt.Errorf("%w: %s is %q, this build reads %s", ErrSchemaVersion, KeySchemaVersion, ver, strings.Join(readableVersions, " and ")))
 	}
 	idx := make([]int, len(Columns))
 	for i, c := range Columns {
 		found := schema.FieldIndices(c.Name)
+		if c.Since > v {
+			// A column the file's version does not have: all null.
+			if len(found) > 0 {
+				return fail(fmt.Errorf("%w: column %s in a version %s file; it came with version %d", ErrNotTrace, c.Name, ver, c.Since))
+			}
+			idx[i] = -1
+			continue
+		}
 		if len(found) == 0 {
 			return fail(fmt.Errorf("%w: column %s is missing", ErrNotTrace, c.Name))
 		}
@@ -123,12 +134,18 @@ type batch struct {
 	md, rd, rs          *array.List
 	mdv, rdv            *array.Float64
 	rsv                 *array.Int64
+	est                 *array.Float64 // nil for a version 1 file
+	line                *array.Int64   // nil for a version 1 file
+	mcores, rcores      *array.Float64 // nil for a version 1 file
 }
 
 func (b *batch) load(rec arrow.Record, idx []int, row0 int) error {
 	n := int(rec.NumRows())
 	col := func(i int) arrow.Array { return rec.Column(idx[i]) }
 	for i, c := range Columns {
+		if c.Nullable || idx[i] < 0 {
+			continue
+		}
 		a := col(i)
 		if a.NullN() > 0 {
 			for r := 0; r < n; r++ {
@@ -145,6 +162,18 @@ func (b *batch) load(rec arrow.Record, idx []int, row0 int) error {
 		in: col(8).(*array.Int64), sh: col(9).(*array.Int64), out: col(10).(*array.Int64),
 		md: col(11).(*array.List), rd: col(12).(*array.List), rs: col(13).(*array.List),
 		mm: col(14).(*array.Int64), rm: col(15).(*array.Int64),
+	}
+	if idx[16] >= 0 {
+		b.est = col(16).(*array.Float64)
+	}
+	if idx[17] >= 0 {
+		b.line = col(17).(*array.Int64)
+	}
+	if idx[18] >= 0 {
+		b.mcores = col(18).(*array.Float64)
+	}
+	if idx[19] >= 0 {
+		b.rcores = col(19).(*array.Float64)
 	}
 	b.mdv = b.md.ListValues().(*array.Float64)
 	b.rdv = b.rd.ListValues().(*array.Float64)
@@ -163,6 +192,26 @@ func (b *batch) job(r int, j *Job) error {
 		Pool: b.pools.Value(r), Priority: Priority(b.prio.Value(r)), Class: b.class.Value(r),
 		MapInputBytes: b.in.Value(r), ShuffleBytes: b.sh.Value(r), OutputBytes: b.out.Value(r),
 		MapMemoryBytes: b.mm.Value(r), ReduceMemoryBytes: b.rm.Value(r),
+	}
+	if b.est != nil && b.est.IsValid(r) {
+		j.Estimate, j.HasEstimate = b.est.Value(r), true
+	}
+	if b.line != nil && b.line.IsValid(r) {
+		j.SourceLine = b.line.Value(r)
+		if j.SourceLine == 0 {
+			return rowErr(b.row0+r, ColSourceLine, "0; a job without a line has null")
+		}
+	}
+	for _, c := range []struct {
+		a   *array.Float64
+		dst *float64
+		col string
+	}{{b.mcores, &j.MapCores, ColMapCores}, {b.rcores, &j.ReduceCores, ColReduceCores}} {
+		if c.a != nil && c.a.IsValid(r) {
+			if *c.dst = c.a.Value(r); *c.dst == 0 {
+				return rowErr(b.row0+r, c.col, "0; unknown cores are null")
+			}
+		}
 	}
 	s, e := b.md.ValueOffsets(r)
 	j.MapDurations = clone(b.mdv.Float64Values()[s:e])

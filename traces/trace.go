@@ -8,9 +8,14 @@ import (
 	"strings"
 )
 
-// SchemaVersion is the version of the trace schema this package writes and
-// reads. It is stored in the schema metadata under KeySchemaVersion.
-const SchemaVersion = "1"
+// SchemaVersion is the version of the trace schema this package writes.
+// It is stored in the schema metadata under KeySchemaVersion. Version 2
+// added the nullable user_estimate_s, source_line, map_cores and reduce_cores columns; Read and Open still read
+// version 1 files, whose jobs have no estimate.
+const SchemaVersion = "2"
+
+// readableVersions are the schema versions Read and Open accept.
+var readableVersions = []string{"1", SchemaVersion}
 
 // Metadata keys every trace carries.
 const (
@@ -75,6 +80,27 @@ type Job struct {
 
 	MapMemoryBytes    int64 // memory footprint of one map task
 	ReduceMemoryBytes int64 // memory footprint of one reduce task
+
+	// Estimate is the user's estimate of the job's work: the sum of its
+	// task durations at reference speed, in slot-seconds (a job of k tasks
+	// of l seconds each has work k·l), as a user or a workload log gave it
+	// (SWF's requested time times its processors, for instance). It is
+	// meaningful only when HasEstimate is set; a trace stores it in the
+	// nullable column user_estimate_s, null when HasEstimate is false.
+	Estimate    float64
+	HasEstimate bool
+
+	// SourceLine is the line of the imported file the job came from
+	// (counted from 1; for a job spread over several lines, its first),
+	// and 0 for a generated job: column source_line, null when 0. The
+	// file itself is named by the trace's import.source parameter.
+	SourceLine int64
+
+	// MapCores and ReduceCores are the CPU cores one task asks for (its
+	// container's size, as Alibaba's plan_cpu or SLS's container.vcores
+	// give it), 0 when unknown: columns map_cores and reduce_cores, null
+	// when 0. Recorded for the analyses; the slot model does not use them.
+	MapCores, ReduceCores float64
 }
 
 // Maps is the number of map tasks.
@@ -192,6 +218,21 @@ func (v *validator) check(i int, j *Job) error {
 		if c.v < 0 {
 			return rowErr(i, c.col, "negative byte count %d", c.v)
 		}
+	}
+	if j.HasEstimate && !finiteNonNeg(j.Estimate) {
+		return rowErr(i, ColEstimate, "%v; want a finite estimate >= 0 slot-s (or null)", j.Estimate)
+	}
+	if !j.HasEstimate && j.Estimate != 0 {
+		return rowErr(i, ColEstimate, "%v without HasEstimate; want 0 when the job has no estimate", j.Estimate)
+	}
+	if j.SourceLine < 0 {
+		return rowErr(i, ColSourceLine, "%d; want a line number >= 1, or 0 (null) for none", j.SourceLine)
+	}
+	if !finiteNonNeg(j.MapCores) {
+		return rowErr(i, ColMapCores, "%v; want a finite number of cores >= 0 (0: unknown)", j.MapCores)
+	}
+	if !finiteNonNeg(j.ReduceCores) {
+		return rowErr(i, ColReduceCores, "%v; want a finite number of cores >= 0 (0: unknown)", j.ReduceCores)
 	}
 	if j.Maps() == 0 && j.Reduces() > 0 {
 		return rowErr(i, ColMaps, "0 maps but %d reduces; a job with reduces needs maps", j.Reduces())

@@ -366,7 +366,7 @@ class Job:
     """What a policy knows of a job from the events and its own actions."""
 
     __slots__ = ("index", "maps", "reduces", "priority", "submit", "pool", "name",
-                 "true_work", "pending", "running", "finished", "reduces_eligible",
+                 "true_work", "user_estimate", "pending", "running", "finished", "reduces_eligible",
                  "maps_done", "done")
 
     def __init__(self, index, info):
@@ -378,6 +378,8 @@ class Job:
         self.pool = info["pool"]
         self.name = info.get("name", "")
         self.true_work = info.get("true_work")
+        # the user's estimate of the job's work (slot-s), None without one
+        self.user_estimate = info.get("user_estimate")
         self.pending = [self.maps, self.reduces]
         self.running = [0, 0]
         self.finished = [0, 0]

@@ -20,7 +20,7 @@ func bench(t *testing.T, args ...string) (string, string, error) {
 	app := newApp()
 	app.Writer, app.ErrWriter = &out, &errOut
 	app.ExitErrHandler = func(*cli.Context, error) {}
-	err := app.Run(append([]string{"bench"}, args...))
+	err := app.Run(intersperse(append([]string{"bench"}, args...)))
 	return out.String(), errOut.String(), err
 }
 

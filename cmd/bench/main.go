@@ -9,12 +9,13 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 )
 
 func main() {
-	if err := newApp().Run(os.Args); err != nil {
+	if err := newApp().Run(intersperse(os.Args)); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -26,11 +27,13 @@ func newApp() *cli.App {
 		Version: version(),
 		Usage:   "benchmark Hadoop cluster schedulers on realistic MapReduce workloads",
 		Description: "bench synthesizes SWIM-style workloads from the Facebook 2009/2010 traces (generate),\n" +
+			"imports your own (import: csv, swf, sls, alibaba2018, swim) and exports them (export),\n" +
 			"summarizes them (inspect), replays them on a modelled Hadoop 1.x cluster under a\n" +
 			"scheduling policy (replay) and reproduces the HFSP paper's experiments.\n" +
 			"Traces and results are Arrow IPC files; see the README for their schemas.\n\n" + exitHelp,
 		Commands: []*cli.Command{
 			generateCommand(),
+			importCommand(), exportCommand(),
 			inspectCommand(),
 			replayCommand(),
 			policiesCommand(),
@@ -45,4 +48,35 @@ func newApp() *cli.App {
 	}
 	usageConventions(app)
 	return app
+}
+
+// flagsAfterArgs are the commands whose flags may follow their arguments
+// (bench import FORMAT FILE --out trace.arrow); none has a boolean flag.
+var flagsAfterArgs = map[string]bool{"import": true, "export": true}
+
+// intersperse moves the flags of an import or export command before its
+// arguments, since cli stops reading flags at the first argument.
+func intersperse(args []string) []string {
+	if len(args) < 3 || !flagsAfterArgs[args[1]] {
+		return args
+	}
+	flags, pos := []string{}, []string{}
+	for i := 2; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			pos = append(pos, args[i+1:]...)
+			i = len(args)
+		case len(a) > 1 && a[0] == '-':
+			flags = append(flags, a)
+			if !strings.Contains(a, "=") && a != "-h" && a != "--help" && i+1 < len(args) {
+				flags = append(flags, args[i+1])
+				i++
+			}
+		default:
+			pos = append(pos, a)
+		}
+	}
+	out := append([]string{args[0], args[1]}, flags...)
+	return append(out, pos...)
 }

@@ -29,8 +29,12 @@ func layer(pkg string) (allowed []string, ok bool) {
 	switch {
 	case under(pkg, "sojourn/internal"):
 		return toolkit, true
-	case under(pkg, "sojourn/traces"):
+	case pkg == "sojourn/traces":
 		return toolkit, true
+	case under(pkg, "sojourn/traces"):
+		// Workload formats beside the trace format (import, export):
+		// the trace format and its siblings, nothing above.
+		return below("sojourn/traces/..."), true
 	case pkg == "sojourn/swim", pkg == "sojourn/replay":
 		return below("sojourn/traces"), true
 	case pkg == "sojourn/replay/scenario":
@@ -177,6 +181,9 @@ func TestLayerRules(t *testing.T) {
 		{"sojourn/traces", "sojourn/replay", false},
 		{"sojourn/traces", "sojourn/internal/atomicfile", true},
 		{"sojourn/replay", "sojourn/traces", true},
+		{"sojourn/traces/formats", "sojourn/traces", true},
+		{"sojourn/traces/formats", "sojourn/swim", false},
+		{"sojourn/traces/formats", "sojourn/replay", false},
 		{"sojourn/replay", "sojourn/schedulers", false},
 		{"sojourn/schedulers/hfsp", "sojourn/schedulers/fair", false},
 		{"sojourn/schedulers/hfsp", "sojourn/schedulers/vcluster", true},

@@ -23,7 +23,9 @@ import (
 // Job level. A job's user-estimated time is maps × map time + reduces ×
 // reduce time (the paper's step 3), here from the trace's true mean task
 // durations, times an optional error factor drawn per job from a seeded
-// generator. Like a parallel job in EASY, a job asks for a number of
+// generator; a trace that carries the user's own estimate of a job's
+// work (user_estimate_s, from an SWF log's requested time for instance)
+// gives it instead, split over the phases by their task counts. Like a parallel job in EASY, a job asks for a number of
 // processors: here min(its maps, job-share × the cluster's map slots) map
 // slots and likewise reduce slots (the paper's "predefined number of
 // minimum slots" per job, step 6), and its estimated run time is its map
@@ -81,6 +83,7 @@ type easyOptions struct {
 	sjf       bool
 	alpha     float64
 	errorSeed uint64
+	synthetic bool // user-estimate=synthetic
 	update    float64
 	delay     float64
 }
@@ -108,6 +111,7 @@ var easyOptionList = []policy.Option{
 	{Name: "backfill-order", Default: "sjf", Usage: "order in which queued jobs are tried for backfilling: sjf (shortest estimated run time first) or fcfs (queue order)"},
 	{Name: "alpha", Default: "0", Usage: "error of the user estimates: each job's estimate is multiplied by U[1−alpha, 1+alpha] (0: exact means)"},
 	{Name: "error-seed", Default: "1", Usage: "seed of the per-job estimate errors"},
+	{Name: "user-estimate", Default: "trace", Usage: "trace: a job's estimate is the trace's user estimate (user_estimate_s, split over its phases by their task counts, no alpha error) when it has one, else the synthetic one; synthetic: always the synthetic one", OmitDefault: true},
 	{Name: "update-interval", Default: "0.5", Usage: "seconds between recomputations of the fair shares (the paper's timedelta; also done when jobs are admitted or end)"},
 	{Name: "locality-delay", Default: "-1", Usage: "delay scheduling wait D in seconds before rack-local maps (off-rack after 2D); -1 = min(15, 1.5 × heartbeat); 0 = off"},
 }
@@ -132,6 +136,7 @@ func New(s *policy.Settings) (*Easy, error) {
 	order = s.OneOf("backfill-order", "sjf", "fcfs")
 	o.alpha = s.Float("alpha")
 	o.errorSeed = s.Uint64("error-seed")
+	o.synthetic = s.OneOf("user-estimate", "trace", "synthetic") == "synthetic"
 	o.update = s.Float("update-interval")
 	o.delay = s.Float("locality-delay")
 	if err := s.Err(); err != nil {
@@ -201,6 +206,10 @@ func (e *Easy) arrive(j int32, v *replay.View) {
 		}
 		// tasks × mean task time, with the user's error
 		jb.estimate[k] = float64(n) * (sum / float64(n)) * f
+		if !e.o.synthetic && tj.HasEstimate {
+			// The user's own estimate of the job, shared by task count.
+			jb.estimate[k] = tj.Estimate * float64(n) / float64(tj.Maps()+tj.Reduces())
+		}
 		jb.width[k] = min(n, max(1, int(e.o.jobShare*float64(v.Slots(replay.TaskKind(k))))))
 		jb.run += jb.estimate[k] / float64(jb.width[k])
 	}

@@ -196,7 +196,8 @@ func appendEvent(b []byte, ev replay.Event, v *replay.View) []byte {
 }
 
 // appendJobInfo appends what a job is, fixed from its arrival: its tasks,
-// priority, submit time, pool and true work (as JobView.TrueWork).
+// priority, submit time, pool, true work (as JobView.TrueWork) and, when
+// the trace has one, the user's estimate of its work.
 func appendJobInfo(b []byte, j replay.JobView) []byte {
 	b = append(b, `{"maps":`...)
 	b = strconv.AppendInt(b, int64(j.Tasks(replay.Map)), 10)
@@ -211,6 +212,10 @@ func appendJobInfo(b []byte, j replay.JobView) []byte {
 		b = append(b, ',')
 		b = strconv.AppendFloat(b, j.TrueWork(replay.Reduce), 'g', -1, 64)
 		b = append(b, ']')
+		if tj.HasEstimate {
+			b = append(b, `,"user_estimate":`...)
+			b = strconv.AppendFloat(b, tj.Estimate, 'g', -1, 64)
+		}
 	}
 	return append(b, '}')
 }

@@ -98,6 +98,7 @@ type hfspJob struct {
 type hfspOptions struct {
 	samples       int
 	xi            float64
+	useEstimate   bool // initial-size=estimate
 	delta         float64
 	fit           string
 	initialTask   float64
@@ -126,6 +127,7 @@ type hfspOptions struct {
 var hfspOptionList = []policy.Option{
 	{Name: "samples", Default: "5", Usage: "s: sample tasks per phase whose durations estimate the phase's size"},
 	{Name: "xi", Default: "1", Usage: "ξ ≥ 1: initial size ξ·k·l of a phase with k tasks (l: mean size of past tasks)"},
+	{Name: "initial-size", Default: "xi", Usage: "a phase's size until its samples report: xi (ξ·k·l) or estimate (the trace's user estimate, user_estimate_s, split over the job's phases by their task counts; ξ·k·l for a job without one)", OmitDefault: true},
 	{Name: "delta", Default: "60", Usage: "Δ in seconds: a running reduce sample is extrapolated after Δ s of its reduce function"},
 	{Name: "fit", Default: "uniform", Usage: "distribution fitted (least squares on the ECDF) to sample durations: uniform"},
 	{Name: "initial-task", Default: "60", Usage: "l in seconds before any task of the phase has finished"},
@@ -166,6 +168,7 @@ func New(s *policy.Settings) (*HFSP, error) {
 	var o hfspOptions
 	o.samples = s.Int("samples")
 	o.xi = s.Float("xi")
+	o.useEstimate = s.OneOf("initial-size", "xi", "estimate") == "estimate"
 	o.delta = s.Float("delta")
 	o.fit = s.OneOf("fit", "uniform")
 	o.initialTask = s.Float("initial-task")
@@ -353,6 +356,10 @@ func (h *HFSP) arrive(j int32, v *replay.View) {
 		hj.arrived[k] = true
 		hj.tasks[k] = n
 		size := h.o.xi * float64(n) * h.pastTask(k)
+		if tj := jv.Trace(); h.o.useEstimate && tj != nil && tj.HasEstimate {
+			// The user's estimate of the whole job, shared by task count.
+			size = tj.Estimate * float64(n) / float64(tj.Maps()+tj.Reduces())
+		}
 		if h.trueSize(k) {
 			size = jv.TrueWork(k)
 			hj.trained[k] = true

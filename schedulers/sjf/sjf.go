@@ -18,7 +18,7 @@ const Name = "sjf"
 
 var options = []policy.Option{
 	{Name: "size", Default: "work",
-		Usage: "a job's size: work (its true total work in slot-seconds: map durations plus reduce shuffle and durations) or tasks (its number of tasks)"},
+		Usage: "a job's size: work (its true total work in slot-seconds: map durations plus reduce shuffle and durations), tasks (its number of tasks) or estimate (the trace's user estimate of its work, user_estimate_s; its true work for a job without one)"},
 }
 
 // Policy describes the policy to the registry.
@@ -36,8 +36,9 @@ var Policy = policy.Policy{
 // the best locality the node offers (there is no delay scheduling), or a
 // reduce of a job past slow-start. Running tasks are never preempted.
 type SJF struct {
-	byTasks bool
-	size    []float64 // by job, set on arrival
+	byTasks    bool
+	byEstimate bool
+	size       []float64 // by job, set on arrival
 	// wants[k] holds, in size order, the jobs that may have tasks of kind
 	// k to launch.
 	wants [2]order.Subset
@@ -50,11 +51,11 @@ var (
 
 // New builds SJF from its settings (see the option list).
 func New(s *policy.Settings) (*SJF, error) {
-	size := s.OneOf("size", "work", "tasks")
+	size := s.OneOf("size", "work", "tasks", "estimate")
 	if err := s.Err(); err != nil {
 		return nil, err
 	}
-	return &SJF{byTasks: size == "tasks"}, nil
+	return &SJF{byTasks: size == "tasks", byEstimate: size == "estimate"}, nil
 }
 
 // Name implements replay.Scheduler.
@@ -82,7 +83,9 @@ func (s *SJF) OnEvent(ev replay.Event, v *replay.View) {
 	switch ev.Kind {
 	case replay.JobArrived:
 		jv := v.Job(ev.Job)
-		if s.byTasks {
+		if tj := jv.Trace(); s.byEstimate && tj != nil && tj.HasEstimate {
+			s.size[ev.Job] = tj.Estimate
+		} else if s.byTasks {
 			s.size[ev.Job] = float64(jv.Tasks(replay.Map) + jv.Tasks(replay.Reduce))
 		} else {
 			s.size[ev.Job] = jv.TrueWork(replay.Map) + jv.TrueWork(replay.Reduce)

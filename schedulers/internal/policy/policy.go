@@ -17,6 +17,12 @@ type Option struct {
 	Name    string
 	Default string
 	Usage   string
+	// OmitDefault leaves the option out of a run's recorded settings
+	// (results' policy.* metadata, manifests) while it has its default:
+	// an option added after results were first recorded, whose default
+	// behaves as the policy did before it, so that those results stay
+	// byte-identical.
+	OmitDefault bool
 }
 
 // Policy describes a scheduling policy.
