@@ -332,7 +332,7 @@ func TestManifestsAndClaims(t *testing.T) {
 				t.Errorf("%s run %s: cluster parameters missing: %v", ex.Name, r.Dir, r.Cluster)
 			}
 		}
-		if ex.Name != "fig5" && ex.Name != "fig6" {
+		if ex.Name != "estimates" {
 			if len(secs[ex.Name].Claims) == 0 {
 				t.Errorf("%s checks no claim of the paper", ex.Name)
 			}

@@ -44,6 +44,9 @@ func (m *memo) do(key string, f func() (any, error)) (any, error) {
 // (Figure 6's), made once per Env.
 func (e *Env) seedTrace(profile string, seed uint64, mapOnlyTrace bool) (*traces.Trace, error) {
 	v, err := e.memo.do(fmt.Sprintf("trace %s seed %d map-only %v", profile, seed, mapOnlyTrace), func() (any, error) {
+		if profile == swfLike {
+			return swfLikeTrace(seed), nil
+		}
 		tr, err := profileTrace(profile, seed)
 		if err != nil || !mapOnlyTrace {
 			return tr, err

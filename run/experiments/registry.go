@@ -22,6 +22,8 @@ var all = []*Experiment{
 		Description: "The two-level scheduler paper's cases (equal, medium, more small jobs): FAIR vs easy."},
 	{Name: "disco", Title: "Disco's preemptive fair: research and production jobs", run: disco,
 		Description: "A research job of 25 long maps and a production job of 25 short ones, 10 seeds: FAIR vs disco."},
+	{Name: "estimates", Title: "Sources of job sizes: regret against SRPT on an SWF-like workload", run: estimates,
+		Description: "500 map-only jobs with users' estimates per seed; HFSP, SJF and FAIR+EASY with exact sizes, the users' estimates, sampling and log-normal errors, against SRPT."},
 	{Name: "tables", Title: "Mean and median sojourn and data locality of every policy", run: tables,
 		Description: "FB2009 and FB2010 on 100 nodes under every policy: the FIFO/HFSP ratio and node-local maps."},
 }

@@ -168,10 +168,16 @@ func FitUniformMean(x []float64) float64 {
 	}
 	mx, mf := sx/n, sf/n
 	vx := sxx/n - mx*mx
-	if vx <= 1e-12 {
-		return mx // all samples equal: a point mass
+	// All samples equal: a point mass. The one-pass variance of equal
+	// samples is a rounding residue of the size of mx² × 1e-16, not 0
+	// (five maps of a day each gave a NaN size), hence the relative test.
+	if vx <= 1e-12*max(1, mx*mx) {
+		return mx
 	}
 	slope := (sxf/n - mx*mf) / vx // 1/(b−a)
+	if !(slope > 0) || math.IsInf(slope, 0) {
+		return mx
+	}
 	// F(x) = (x − a)/(b − a) = ½ at the mean.
 	return mx + (0.5-mf)/slope
 }
