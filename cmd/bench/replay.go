@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"strings"
 	"text/tabwriter"
@@ -140,6 +143,7 @@ func replayCommand() *cli.Command {
 		&cli.BoolFlag{Name: "occupancy", Value: true, Usage: "write occupancy.arrow (per-job slot occupancy series)"},
 		&cli.StringFlag{Name: "exec", Usage: "with --scheduler exec: the policy's `COMMAND` (shorthand of --exec.command), a child process speaking the exec protocol (see above)"},
 		&cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile of the replay to `FILE` (go tool pprof)"},
+		&cli.IntFlag{Name: "parallel", Aliases: []string{"j"}, Value: runtime.GOMAXPROCS(0), Usage: "policies of --scheduler replayed at once"},
 	}
 	flags = append(flags, clusterFlags()...)
 	flags = append(flags, policyFlags()...)
@@ -152,8 +156,9 @@ func replayCommand() *cli.Command {
 			"rows go to disk as the replay runs (a batch of them in memory), so a day of a 3,000-node\n" +
 			"cluster needs under 1 GiB. The files appear together once all are complete: an interrupted run\n" +
 			"never leaves a half-written file under a result's name.\n\n" +
-			"--scheduler takes one policy (default fifo, Hadoop's default) or several, comma-separated: each is\n" +
-			"replayed in turn on the same trace and cluster, the summaries are printed side by side, and with\n" +
+			"--scheduler takes one policy (default fifo, Hadoop's default) or several, comma-separated: they are\n" +
+			"replayed side by side (--parallel at once) on the same trace and cluster, each streaming the trace from\n" +
+			"its file; the summaries are printed side by side, in --scheduler's order, and with\n" +
 			"--out DIR each policy's results go to DIR/<policy>. The median is the mean of the two middle\n" +
 			"sojourns for an even count, the p95 the nearest rank, as in summary.json and the reports.\n" +
 			"Boolean policy options are flags: --fair.preemption, or --fair.preemption=false.\n" +
@@ -207,44 +212,63 @@ func runReplay(c *cli.Context) error {
 	if len(names) > 1 && c.String("cpuprofile") != "" {
 		return fmt.Errorf("--cpuprofile: profiles one policy; --scheduler gives %d", len(names))
 	}
-	var outs []*run.Outcome
-	for _, name := range names {
-		vals, err := policyValues(c, name)
-		if err != nil {
-			return err
-		}
-		out := c.String("out")
-		if out != "" && len(names) > 1 {
-			out = filepath.Join(out, name)
-		}
-		prog := newProgress(c.App.ErrWriter, "replay "+name)
-		cell := &run.Cell{
-			// Jobs stream from the file as they arrive: memory holds the jobs
-			// in flight, not the whole trace.
-			TracePath: c.String("trace"), TraceFile: filepath.Base(c.String("trace")),
-			Policy: name, Options: vals, Cluster: clusterConfig(c),
-			Tasks: out != "" && c.Bool("tasks"), Occupancy: out != "" && c.Bool("occupancy"),
-		}
-		cell.Cluster.Progress = prog.jobs
-		prof, err := newCPUProfile(c.String("cpuprofile"))
-		if err != nil {
-			return err
-		}
-		// The profile and the printed wall time cover the replay alone.
-		o, err := run.Replay(cell, out, run.Options{Format: format, WatchShuffle: true,
-			BeforeReplay: prof.start, AfterReplay: func() { prof.stop(); prog.done() }})
-		if err == nil && prof != nil {
-			err = prof.err
-		}
-		prof.close()
-		if err != nil {
-			return err
-		}
-		outs = append(outs, o)
+	if c.Int("parallel") < 1 {
+		return fmt.Errorf("--parallel %d: want at least 1", c.Int("parallel"))
+	}
+	// Several policies replay side by side, each streaming the trace from
+	// its file (memory holds each one's jobs in flight).
+	outs := make([]*run.Outcome, len(names))
+	pool := run.Pool{Workers: c.Int("parallel")}
+	_, err = pool.Run(context.Background(), len(names), func(i int) error {
+		var err error
+		outs[i], err = replayOne(c, names[i], len(names) > 1, format)
+		return err
+	})
+	if ce := (*run.CellError)(nil); errors.As(err, &ce) {
+		return ce.Err
+	}
+	if err != nil {
+		return err
+	}
+	for _, o := range outs {
 		warnHoarding(c.App.ErrWriter, o)
 	}
 	printSummary(c.App.Writer, outs, time.Since(begin))
 	return nil
+}
+
+// replayOne replays the trace under one policy of --scheduler, into
+// --out, or --out/<policy> when there are several.
+func replayOne(c *cli.Context, name string, several bool, format results.Format) (*run.Outcome, error) {
+	vals, err := policyValues(c, name)
+	if err != nil {
+		return nil, err
+	}
+	out := c.String("out")
+	if out != "" && several {
+		out = filepath.Join(out, name)
+	}
+	prog := newProgress(c.App.ErrWriter, "replay "+name)
+	cell := &run.Cell{
+		// Jobs stream from the file as they arrive: memory holds the jobs
+		// in flight, not the whole trace.
+		TracePath: c.String("trace"), TraceFile: filepath.Base(c.String("trace")),
+		Policy: name, Options: vals, Cluster: clusterConfig(c),
+		Tasks: out != "" && c.Bool("tasks"), Occupancy: out != "" && c.Bool("occupancy"),
+	}
+	cell.Cluster.Progress = prog.jobs
+	prof, err := newCPUProfile(c.String("cpuprofile"))
+	if err != nil {
+		return nil, err
+	}
+	// The profile and the printed wall time cover the replay alone.
+	o, err := run.Replay(cell, out, run.Options{Format: format, WatchShuffle: true,
+		BeforeReplay: prof.start, AfterReplay: func() { prof.stop(); prog.done() }})
+	if err == nil && prof != nil {
+		err = prof.err
+	}
+	prof.close()
+	return o, err
 }
 
 // hoardingWarning is how long reduce slots may sit in shuffle-wait while
