@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -102,36 +103,59 @@ func ReadConfig(path string) (map[string]map[string]string, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("%s: is a directory, want a file of policy.option = value lines", path)
+	}
+	return ParseConfig(f, path)
+}
+
+// maxConfigLine is the longest line of a configuration file.
+const maxConfigLine = 64 << 10
+
+// ParseConfig parses a policy configuration read from r, named name in
+// errors (see ReadConfig). An option given twice is an error naming both
+// lines.
+func ParseConfig(r io.Reader, name string) (map[string]map[string]string, error) {
 	out := map[string]map[string]string{}
-	sc := bufio.NewScanner(f)
-	for ln := 1; sc.Scan(); ln++ {
+	seen := map[string]int{} // policy.option: line
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), maxConfigLine)
+	ln := 1
+	for ; sc.Scan(); ln++ {
 		line := policy.StripComment(sc.Text())
 		if line == "" {
 			continue
 		}
 		key, val, ok := strings.Cut(line, "=")
 		if !ok {
-			return nil, fmt.Errorf("%s:%d: %q is not policy.option = value", path, ln, line)
+			return nil, fmt.Errorf("%s:%d: %q is not policy.option = value", name, ln, line)
 		}
 		key = strings.TrimSpace(key)
 		pol, opt, ok := strings.Cut(key, ".")
 		if !ok || pol == "" || opt == "" {
-			return nil, fmt.Errorf("%s:%d: key %q is not policy.option", path, ln, key)
+			return nil, fmt.Errorf("%s:%d: key %q is not policy.option", name, ln, key)
 		}
 		p, err := Lookup(pol)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, ln, err)
+			return nil, fmt.Errorf("%s:%d: %w", name, ln, err)
 		}
 		if !p.HasOption(opt) {
-			return nil, fmt.Errorf("%s:%d: %s has no option %q", path, ln, pol, opt)
+			return nil, fmt.Errorf("%s:%d: %s has no option %q", name, ln, pol, opt)
 		}
+		if first, dup := seen[key]; dup {
+			return nil, fmt.Errorf("%s:%d: %s given again (first on line %d); give each option once", name, ln, key, first)
+		}
+		seen[key] = ln
 		if out[pol] == nil {
 			out[pol] = map[string]string{}
 		}
 		out[pol][opt] = strings.TrimSpace(val)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, fmt.Errorf("%s:%d: line longer than %d KiB", name, ln, maxConfigLine>>10)
+		}
+		return nil, fmt.Errorf("%s:%d: %w", name, ln, err)
 	}
 	return out, nil
 }
