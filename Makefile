@@ -78,6 +78,16 @@ clean:
 	rm -rf $(addprefix $(RESULTS)/,$(EXPERIMENTS)) $(addprefix $(RESULTS)/.,$(addsuffix .partial,$(EXPERIMENTS)))
 	rm -rf $(REPORTS)/index.html $(REPORTS)/figures $(REPORTS)/runs $(REPORTS)/claims.md $(REPORTS)/tables.md
 
+# Fuzz every reader (traces, results, SWIM TSV, pools, queues, policy
+# config, sweep file, cell.json, summary) for FUZZTIME each, and print
+# each target's executions. A crash, a hung input or a failing check fails
+# the run and leaves the input under the package's testdata/fuzz/.
+FUZZTIME ?= 20s
+
+.PHONY: fuzz
+fuzz:
+	GO=$(GO) FUZZTIME=$(FUZZTIME) .ci/fuzz.sh
+
 # Comparing commits (bench compare): the standard suite, FB2009 and FB2010
 # at seed 1 under FIFO, FAIR and HFSP, whose summary is committed as the
 # baseline. `make compare` replays the suite and compares it with the
