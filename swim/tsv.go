@@ -81,6 +81,9 @@ func ReadTSV(path string) (*Source, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("%s: is a directory, want a SWIM workload file", path)
+	}
 	return ParseTSV(f, path)
 }
 

@@ -143,8 +143,8 @@ func generateConfig(c *cli.Context) (swim.Config, error) {
 	if c.IsSet("nodes") && cfg.Nodes == 0 {
 		return cfg, errors.New("--nodes: 0; want 1 or more")
 	}
-	if c.IsSet("jobs") && cfg.Jobs == 0 {
-		return cfg, errors.New("--jobs: 0; want 1 or more (leave it out for the default)")
+	if c.IsSet("jobs") && (cfg.Jobs < 1 || cfg.Jobs > swim.MaxJobs) {
+		return cfg, fmt.Errorf("--jobs: %d; want 1 to %d (leave it out for the default)", cfg.Jobs, swim.MaxJobs)
 	}
 	if c.IsSet("original-nodes") && cfg.OriginalNodes == 0 {
 		return cfg, errors.New("--original-nodes: 0; want 1 or more")
@@ -184,8 +184,8 @@ func generateConfig(c *cli.Context) (swim.Config, error) {
 			return cfg, err
 		}
 		if c.IsSet("samples") {
-			if cfg.Sampler.Samples = c.Int("samples"); cfg.Sampler.Samples < 1 {
-				return cfg, fmt.Errorf("--samples: %d; want 1 or more", cfg.Sampler.Samples)
+			if cfg.Sampler.Samples = c.Int("samples"); cfg.Sampler.Samples < 1 || cfg.Sampler.Samples > swim.MaxSamples {
+				return cfg, fmt.Errorf("--samples: %d; want 1 to %d", cfg.Sampler.Samples, swim.MaxSamples)
 			}
 		}
 		if cfg.Whole = c.Bool("whole"); cfg.Whole {

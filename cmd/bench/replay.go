@@ -44,7 +44,25 @@ func clusterFlags() []cli.Flag {
 	}
 }
 
-func clusterConfig(c *cli.Context) replay.Config {
+// clusterConfig is the cluster of the flags. An explicit value is checked
+// against its parameter's range (replay.Params, the one list of them),
+// so that 0, NaN, a negative or a huge value is an error naming the flag
+// rather than a default silently put in its place or a crash.
+func clusterConfig(c *cli.Context) (replay.Config, error) {
+	for _, p := range replay.Params() {
+		if !c.IsSet(p.Name) {
+			continue
+		}
+		var err error
+		if p.Integer {
+			err = p.CheckInt(c.Int64(p.Name))
+		} else {
+			err = p.Check(c.Float64(p.Name))
+		}
+		if err != nil {
+			return replay.Config{}, fmt.Errorf("--%s: %w", p.Name, err)
+		}
+	}
 	return replay.Config{
 		Nodes: c.Int("nodes"), NodesPerRack: c.Int("nodes-per-rack"),
 		MapSlots: c.Int("map-slots"), ReduceSlots: c.Int("reduce-slots"),
@@ -54,7 +72,7 @@ func clusterConfig(c *cli.Context) replay.Config {
 		DiskBandwidth: c.Float64("disk-bandwidth"), MaxSuspendedPerNode: c.Int("max-suspended"),
 		Replication: c.Int("replication"), SpeedSigma: c.Float64("speed-sigma"),
 		MTBF: c.Float64("mtbf"), MTTR: c.Float64("mttr"), Seed: c.Uint64("seed"),
-	}
+	}, nil
 }
 
 // slowStartFlag maps a user's 0 (launch reduces at once) to the engine's
@@ -97,14 +115,17 @@ func unexpectedArg(cmd, arg, hint string) error {
 // config file, then flags given on the command line.
 func policyValues(c *cli.Context, name string) (map[string]string, error) {
 	vals := map[string]string{}
-	if path := c.String("config"); path != "" {
-		cfg, err := schedulers.ReadConfig(path)
+	path := c.String("config")
+	var lines map[string]int // policy.option: its line in the config file
+	if path != "" {
+		cfg, ln, err := schedulers.ReadConfigLines(path)
 		if err != nil {
 			return nil, err
 		}
 		for k, v := range cfg[name] {
 			vals[k] = v
 		}
+		lines = ln
 	}
 	p, err := schedulers.Lookup(name)
 	if err != nil {
@@ -113,10 +134,22 @@ func policyValues(c *cli.Context, name string) (map[string]string, error) {
 	for _, o := range p.Options {
 		if f := name + "." + o.Name; c.IsSet(f) {
 			vals[o.Name] = c.String(f)
+			delete(lines, f)
 		}
 	}
 	if name == "exec" && c.IsSet("exec") {
 		vals["command"] = c.String("exec")
+		delete(lines, "exec.command")
+	}
+	// Check the values now (a policy's constructor starts nothing), so
+	// that a bad value from the config file is named by its file and line.
+	if _, err := p.Build(vals); err != nil {
+		for key, ln := range lines {
+			if strings.HasPrefix(err.Error(), key+":") {
+				return nil, fmt.Errorf("%s:%d: %w", path, ln, err)
+			}
+		}
+		return nil, err
 	}
 	return vals, nil
 }
@@ -205,6 +238,10 @@ func runReplay(c *cli.Context) error {
 	if len(names) > 1 && c.String("cpuprofile") != "" {
 		return fmt.Errorf("--cpuprofile: profiles one policy; --scheduler gives %d", len(names))
 	}
+	cluster, err := clusterConfig(c)
+	if err != nil {
+		return err
+	}
 	var outs []*run.Outcome
 	for _, name := range names {
 		vals, err := policyValues(c, name)
@@ -220,7 +257,7 @@ func runReplay(c *cli.Context) error {
 			// Jobs stream from the file as they arrive: memory holds the jobs
 			// in flight, not the whole trace.
 			TracePath: c.String("trace"), TraceFile: filepath.Base(c.String("trace")),
-			Policy: name, Options: vals, Cluster: clusterConfig(c),
+			Policy: name, Options: vals, Cluster: cluster,
 			Tasks: out != "" && c.Bool("tasks"), Occupancy: out != "" && c.Bool("occupancy"),
 		}
 		cell.Cluster.Progress = prog.jobs

@@ -32,7 +32,11 @@ func TestBadSweepFiles(t *testing.T) {
 			"parameters.fair.preemption[0]: policy fair is not in policies"},
 		{"unknown option", `{"name": "x", ` + w + `, "policies": ["fair"], "fixed": {"fair.alpha": 1}}`, `fixed.fair.alpha: fair has no option "alpha"`},
 		{"bad option value", `{"name": "x", ` + w + `, "policies": ["fair"], "fixed": {"fair.locality-delay": "soon"}}`, `fair.locality-delay: "soon" is not a number`},
-		{"bad cluster value", `{"name": "x", ` + w + `, "policies": ["fifo"], "fixed": {"nodes": -3}}`, "cell 0 (a fifo seed=1): replay: Nodes is -3"},
+		{"bad cluster value", `{"name": "x", ` + w + `, "policies": ["fifo"], "fixed": {"nodes": -3}}`, "fixed.nodes: -3; want an integer from 1 to 1000000 nodes"},
+		{"zero nodes", `{"name": "x", ` + w + `, "policies": ["fifo"], "parameters": {"nodes": [10, 0]}}`, "parameters.nodes[1]: 0; want an integer from 1 to 1000000 nodes (leave it out for the default)"},
+		{"huge slots", `{"name": "x", ` + w + `, "policies": ["fifo"], "fixed": {"map-slots": 9223372036854775807}}`, "fixed.map-slots: 9223372036854775807; want an integer from 1 to 1024"},
+		{"mtbf beyond the clock", `{"name": "x", ` + w + `, "policies": ["fifo"], "fixed": {"mtbf": 1e13}}`, "fixed.mtbf: 1e+13; want a number > 0 and <= 1e+12 s"},
+		{"zero mttr", `{"name": "x", ` + w + `, "policies": ["fifo"], "fixed": {"mttr": 0}}`, "fixed.mttr: 0; want a number > 0"},
 		{"bad seeds", `{"name": "x", ` + w + `, "policies": ["fifo"], "seeds": {"from": 5, "to": 1}}`, `seeds: want {"from": first, "to": last} with first <= last`},
 		{"duplicate seed", `{"name": "x", ` + w + `, "policies": ["fifo"], "seeds": [1, 2, 1]}`, "seeds[2]: 1 given twice"},
 	} {
