@@ -145,7 +145,7 @@ bench: build $(BENCH_TRACE)
 		runs=""; \
 		for r in $$(seq $(BENCH_REPS)); do \
 			line=$$($(BENCH) replay --trace $(BENCH_TRACE) --nodes $(BENCH_NODES) --scheduler $$p \
-				--out $(OUT)/bench/$$p --tasks=false --occupancy=false 2>/dev/null | awk ' \
+				--out $(OUT)/bench/$$p --force --tasks=false --occupancy=false 2>/dev/null | awk ' \
 				/^wall time/ {w=$$3; e=$$5; sub(/^\(/, "", e)} /^total time/ {t=$$3} \
 				/^peak memory/ {m=$$3} /^mean sojourn/ {s=$$3} \
 				END {if (w != "") printf "%s %s %.2fM %s %s", w, t, e, m, s}'); \

@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"sojourn/internal/atomicfile"
 	"sojourn/swim"
 	"sojourn/traces"
 )
@@ -96,6 +97,10 @@ func runGenerate(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if in := c.String("swim"); in != "" && sameFile(in, out) {
+		return fmt.Errorf("--out: %s is the --swim input; writing it would replace the workload being read", out)
+	}
+	defer removeOnInterrupt(c.App.ErrWriter, "generate")()
 	p := newProgress(c.App.ErrWriter, "generate")
 	cfg.Progress = p.jobs
 	g, err := swim.NewGenerator(cfg)
@@ -125,7 +130,11 @@ func runGenerate(c *cli.Context) error {
 		return err
 	}
 	p.done()
-	fmt.Fprintf(c.App.Writer, "wrote %s: %d jobs, %d maps, %d reduces\n", out, g.Len(), maps, reduces)
+	w := c.App.Writer
+	if _, direct, _ := atomicfile.Resolve(out); direct {
+		w = c.App.ErrWriter // the trace itself may be going to stdout
+	}
+	fmt.Fprintf(w, "wrote %s: %d jobs, %d maps, %d reduces\n", out, g.Len(), maps, reduces)
 	return nil
 }
 

@@ -169,6 +169,7 @@ func replayCommand() *cli.Command {
 		&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "directory for jobs.arrow, tasks.arrow and occupancy.arrow (none: print the summary only)"},
 		formatFlag,
 		&cli.StringFlag{Name: "config", Usage: "policy options file: lines of policy.option = value"},
+		&cli.BoolFlag{Name: "force", Usage: "replace the results of an earlier run in --out (refused without it)"},
 		&cli.BoolFlag{Name: "tasks", Value: true, Usage: "write tasks.arrow (one row per task segment)"},
 		&cli.BoolFlag{Name: "occupancy", Value: true, Usage: "write occupancy.arrow (per-job slot occupancy series)"},
 		&cli.StringFlag{Name: "exec", Usage: "with --scheduler exec: the policy's `COMMAND` (shorthand of --exec.command), a child process speaking the exec protocol (see above)"},
@@ -242,16 +243,27 @@ func runReplay(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	outDir := func(name string) string {
+		if out := c.String("out"); out != "" && len(names) > 1 {
+			return filepath.Join(out, name)
+		}
+		return c.String("out")
+	}
+	if c.String("out") != "" {
+		for _, name := range names {
+			if err := prepareOut(outDir(name), c.String("trace"), c.Bool("force")); err != nil {
+				return err
+			}
+		}
+	}
+	defer removeOnInterrupt(c.App.ErrWriter, "replay")()
 	var outs []*run.Outcome
 	for _, name := range names {
 		vals, err := policyValues(c, name)
 		if err != nil {
 			return err
 		}
-		out := c.String("out")
-		if out != "" && len(names) > 1 {
-			out = filepath.Join(out, name)
-		}
+		out := outDir(name)
 		prog := newProgress(c.App.ErrWriter, "replay "+name)
 		cell := &run.Cell{
 			// Jobs stream from the file as they arrive: memory holds the jobs
@@ -274,6 +286,11 @@ func runReplay(c *cli.Context) error {
 		prof.close()
 		if err != nil {
 			return err
+		}
+		if out != "" {
+			if err := finishOut(out, cell, o, format); err != nil {
+				return err
+			}
 		}
 		outs = append(outs, o)
 	}
