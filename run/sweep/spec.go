@@ -140,6 +140,9 @@ func decode(path string, data []byte) (*Spec, error) {
 	if d.More() {
 		return nil, fmt.Errorf("%s: more than one JSON value", path)
 	}
+	if err := checkDuplicates(path, data); err != nil {
+		return nil, err
+	}
 	return &s, nil
 }
 

@@ -33,6 +33,8 @@ func TestBadSweepFiles(t *testing.T) {
 		{"unknown option", `{"name": "x", ` + w + `, "policies": ["fair"], "fixed": {"fair.alpha": 1}}`, `fixed.fair.alpha: fair has no option "alpha"`},
 		{"bad option value", `{"name": "x", ` + w + `, "policies": ["fair"], "fixed": {"fair.locality-delay": "soon"}}`, `fair.locality-delay: "soon" is not a number`},
 		{"bad cluster value", `{"name": "x", ` + w + `, "policies": ["fifo"], "fixed": {"nodes": -3}}`, "fixed.nodes: -3; want an integer from 1 to 1000000 nodes"},
+		{"duplicate key", "{\"name\": \"x\", " + w + ",\n \"policies\": [\"fifo\"], \"name\": \"y\"}", `line 2, column 24: key "name" given twice in one object`},
+		{"duplicate nested key", `{"name": "x", "workloads": [{"name": "a", "profile": "fb2009", "jobs": 3, "jobs": 4}], "policies": ["fifo"]}`, `key "jobs" given twice`},
 		{"zero nodes", `{"name": "x", ` + w + `, "policies": ["fifo"], "parameters": {"nodes": [10, 0]}}`, "parameters.nodes[1]: 0; want an integer from 1 to 1000000 nodes (leave it out for the default)"},
 		{"huge slots", `{"name": "x", ` + w + `, "policies": ["fifo"], "fixed": {"map-slots": 9223372036854775807}}`, "fixed.map-slots: 9223372036854775807; want an integer from 1 to 1024"},
 		{"mtbf beyond the clock", `{"name": "x", ` + w + `, "policies": ["fifo"], "fixed": {"mtbf": 1e13}}`, "fixed.mtbf: 1e+13; want a number > 0 and <= 1e+12 s"},
