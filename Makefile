@@ -81,6 +81,16 @@ clean:
 	rm -rf $(addprefix $(RESULTS)/,$(EXPERIMENTS)) $(addprefix $(RESULTS)/.,$(addsuffix .partial,$(EXPERIMENTS)))
 	rm -rf $(REPORTS)/index.html $(REPORTS)/figures $(REPORTS)/runs $(REPORTS)/claims.md $(REPORTS)/tables.md
 
+# Fuzz every reader (traces, results, SWIM TSV, pools, queues, policy
+# config, sweep file, cell.json, summary) for FUZZTIME each, and print
+# each target's executions. A crash, a hung input or a failing check fails
+# the run and leaves the input under the package's testdata/fuzz/.
+FUZZTIME ?= 20s
+
+.PHONY: fuzz
+fuzz:
+	GO=$(GO) FUZZTIME=$(FUZZTIME) .ci/fuzz.sh
+
 # Comparing commits (bench compare): the standard suite, FB2009 and FB2010
 # at seed 1 under FIFO, FAIR and HFSP, whose summary is committed as the
 # baseline. `make compare` replays the suite and compares it with the
@@ -150,7 +160,7 @@ bench: build $(BENCH_TRACE)
 		runs=""; \
 		for r in $$(seq $(BENCH_REPS)); do \
 			line=$$($(BENCH) replay --trace $(BENCH_TRACE) --nodes $(BENCH_NODES) --scheduler $$p \
-				--out $(OUT)/bench/$$p --tasks=false --occupancy=false 2>/dev/null | awk ' \
+				--out $(OUT)/bench/$$p --force --tasks=false --occupancy=false 2>/dev/null | awk ' \
 				/^wall time/ {w=$$3; e=$$5; sub(/^\(/, "", e)} /^total time/ {t=$$3} \
 				/^peak memory/ {m=$$3} /^mean sojourn/ {s=$$3} \
 				END {if (w != "") printf "%s %s %.2fM %s %s", w, t, e, m, s}'); \

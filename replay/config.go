@@ -170,5 +170,5 @@ func (c *Config) Validate() error {
 	if c.MapSlots+c.ReduceSlots == 0 {
 		return fmt.Errorf("replay: nodes have no slots (MapSlots and ReduceSlots are 0)")
 	}
-	return nil
+	return c.checkRanges()
 }

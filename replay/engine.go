@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -95,6 +96,11 @@ type Engine struct {
 	rng                *rand.Rand
 	cntNode, cntRack   []int32
 	usedNode, usedRack []int32
+	// The no-progress detector (progress.go): task events counted at the
+	// last progress, and its time (-1: not yet watching).
+	progEvents int64
+	progAt     Time
+
 	// recycled per-job arrays
 	taskSlabs  slabs[task]
 	int32Slabs slabs[int32]
@@ -150,7 +156,7 @@ func newEngine(jobs int, sched Scheduler, cfg Config) (*Engine, error) {
 	if sched == nil {
 		return nil, errors.New("replay: no scheduler")
 	}
-	e := &Engine{cfg: cfg, sched: sched, check: !cfg.NoInvariantChecks}
+	e := &Engine{cfg: cfg, sched: sched, check: !cfg.NoInvariantChecks, progAt: -1}
 	e.pre, _ = sched.(Preempter)
 	e.interval = Seconds(cfg.Heartbeat)
 	if e.interval <= 0 {
@@ -333,12 +339,16 @@ func (e *Engine) advance(limit Time, n int) error {
 			e.arrive()
 		case evHeartbeat:
 			e.heartbeat(ev)
+			e.err = cmp.Or(e.err, e.progress())
 		case evSweep:
 			e.sweep(ev)
+			e.err = cmp.Or(e.err, e.progress())
 		case evNodeFail:
 			e.nodeFail(ev.idx)
+			e.err = cmp.Or(e.err, e.progress())
 		case evNodeRecover:
 			e.nodeRecover(ev.idx)
+			e.err = cmp.Or(e.err, e.progress())
 		}
 		if e.wakePending {
 			e.wakePending = false

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -8,7 +9,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/ipc"
-	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"sojourn/internal/arrowsafe"
 )
 
 // Jobs is jobs.arrow read back in columns. Null times are NaN.
@@ -144,16 +146,18 @@ func ReadTasks(path string) (out *Tasks, err error) {
 // openArrow opens the Arrow IPC file at path; close releases the reader
 // and the file.
 func openArrow(path string) (r *ipc.FileReader, close func(), err error) {
-	f, err := os.Open(path)
+	f, err := arrowsafe.Open(path)
 	if err != nil {
-		return nil, nil, err
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			return nil, nil, err
+		}
+		if errors.Is(err, arrowsafe.ErrCorrupt) {
+			return nil, nil, fmt.Errorf("%s: not a sound Arrow IPC file: %w", path, err)
+		}
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	r, err = ipc.NewFileReader(f, ipc.WithAllocator(memory.NewGoAllocator()))
-	if err != nil {
-		f.Close()
-		return nil, nil, fmt.Errorf("%s: not an Arrow IPC file: %w", path, err)
-	}
-	return r, func() { r.Close(); f.Close() }, nil
+	return f.FileReader, func() { f.Close() }, nil
 }
 
 // openTable opens the Arrow results file at path and checks that it holds
@@ -184,6 +188,9 @@ func column(path string, rec arrow.Record, name string, typ arrow.DataType) (arr
 	a := rec.Column(idx[0])
 	if !arrow.TypeEqual(a.DataType(), typ) {
 		return nil, fmt.Errorf("%s: column %s has type %s, want %s", path, name, a.DataType(), typ)
+	}
+	if int64(a.Len()) != rec.NumRows() {
+		return nil, fmt.Errorf("%s: column %s has %d rows in a record batch of %d", path, name, a.Len(), rec.NumRows())
 	}
 	return a, nil
 }

@@ -38,9 +38,15 @@ func testTrace(n int) *traces.Trace {
 	return tr
 }
 
+// runFIFO replays tr under FIFO on 10 nodes with failures, recording
+// tasks and occupancy.
+func runFIFO(tr *traces.Trace) (*replay.Result, error) {
+	return replay.Run(tr, &replay.FIFO{}, replay.Config{Nodes: 10, Seed: 3, RecordTasks: true, RecordOccupancy: true, MTBF: 2000, MTTR: 100})
+}
+
 func runAndWrite(t *testing.T, dir string, tr *traces.Trace) *replay.Result {
 	t.Helper()
-	r, err := replay.Run(tr, &replay.FIFO{}, replay.Config{Nodes: 10, Seed: 3, RecordTasks: true, RecordOccupancy: true, MTBF: 2000, MTTR: 100})
+	r, err := runFIFO(tr)
 	if err != nil {
 		t.Fatal(err)
 	}

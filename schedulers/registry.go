@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -97,41 +98,82 @@ func New(name string, values map[string]string) (replay.Scheduler, error) {
 // per line, '#' starting a comment. It returns the values per policy.
 // Errors name the file and line.
 func ReadConfig(path string) (map[string]map[string]string, error) {
+	vals, _, err := ReadConfigLines(path)
+	return vals, err
+}
+
+// ReadConfigLines is ReadConfig that also returns the line of each
+// "policy.option" set, so that an error in a value found later can name
+// the file and the line.
+func ReadConfigLines(path string) (map[string]map[string]string, map[string]int, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
-	out := map[string]map[string]string{}
-	sc := bufio.NewScanner(f)
-	for ln := 1; sc.Scan(); ln++ {
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, nil, fmt.Errorf("%s: is a directory, want a file of policy.option = value lines", path)
+	}
+	return parseConfig(f, path)
+}
+
+// maxConfigLine is the longest line of a configuration file.
+const maxConfigLine = 64 << 10
+
+// ParseConfig parses a policy configuration read from r, named name in
+// errors (see ReadConfig). An option given twice is an error naming both
+// lines.
+func ParseConfig(r io.Reader, name string) (map[string]map[string]string, error) {
+	vals, _, err := parseConfig(r, name)
+	return vals, err
+}
+
+func parseConfig(r io.Reader, name string) (out map[string]map[string]string, seen map[string]int, err error) {
+	defer func() {
+		if err != nil {
+			out, seen = nil, nil
+		}
+	}()
+	out = map[string]map[string]string{}
+	seen = map[string]int{} // policy.option: line
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), maxConfigLine)
+	ln := 1
+	for ; sc.Scan(); ln++ {
 		line := policy.StripComment(sc.Text())
 		if line == "" {
 			continue
 		}
 		key, val, ok := strings.Cut(line, "=")
 		if !ok {
-			return nil, fmt.Errorf("%s:%d: %q is not policy.option = value", path, ln, line)
+			return nil, nil, fmt.Errorf("%s:%d: %q is not policy.option = value", name, ln, line)
 		}
 		key = strings.TrimSpace(key)
 		pol, opt, ok := strings.Cut(key, ".")
 		if !ok || pol == "" || opt == "" {
-			return nil, fmt.Errorf("%s:%d: key %q is not policy.option", path, ln, key)
+			return nil, nil, fmt.Errorf("%s:%d: key %q is not policy.option", name, ln, key)
 		}
 		p, err := Lookup(pol)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, ln, err)
+			return nil, nil, fmt.Errorf("%s:%d: %w", name, ln, err)
 		}
 		if !p.HasOption(opt) {
-			return nil, fmt.Errorf("%s:%d: %s has no option %q", path, ln, pol, opt)
+			return nil, nil, fmt.Errorf("%s:%d: %s has no option %q", name, ln, pol, opt)
 		}
+		if first, dup := seen[key]; dup {
+			return nil, nil, fmt.Errorf("%s:%d: %s given again (first on line %d); give each option once", name, ln, key, first)
+		}
+		seen[key] = ln
 		if out[pol] == nil {
 			out[pol] = map[string]string{}
 		}
 		out[pol][opt] = strings.TrimSpace(val)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, nil, fmt.Errorf("%s:%d: line longer than %d KiB", name, ln, maxConfigLine>>10)
+		}
+		return nil, nil, fmt.Errorf("%s:%d: %w", name, ln, err)
 	}
-	return out, nil
+	return out, seen, nil
 }

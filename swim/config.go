@@ -12,6 +12,14 @@ const DefaultNodes = 100
 // maxNodes bounds the target cluster size.
 const maxNodes = 1_000_000
 
+// Limits of the generator's parameters: beyond them a run would exhaust
+// memory or time, or write times beyond the replay clock.
+const (
+	MaxJobs    = 10_000_000 // jobs of a trace
+	MaxSamples = 10_000     // sampler windows
+	MaxTime    = 1e9        // s: a mean gap, a window, a task start-up
+)
+
 // ErrConfig marks a bad generator parameter; every *ConfigError wraps it.
 var ErrConfig = errors.New("invalid generator parameter")
 
@@ -140,8 +148,8 @@ func (c *Config) Validate() error {
 	if c.OriginalNodes < 1 || c.OriginalNodes > maxNodes {
 		return &ConfigError{"OriginalNodes", fmt.Sprintf("%d; want 1 to %d", c.OriginalNodes, maxNodes)}
 	}
-	if c.Jobs < 0 {
-		return &ConfigError{"Jobs", fmt.Sprintf("%d; want 0 (default) or more", c.Jobs)}
+	if c.Jobs < 0 || c.Jobs > MaxJobs {
+		return &ConfigError{"Jobs", fmt.Sprintf("%d; want 0 (default) to %d", c.Jobs, MaxJobs)}
 	}
 	if c.Jobs == 0 && c.profile != nil {
 		c.Jobs = c.profile.Jobs
@@ -170,8 +178,8 @@ func (c *Config) Validate() error {
 	if c.Arrivals != ArrivalsTrace && c.Arrivals != ArrivalsExponential {
 		return &ConfigError{"Arrivals", fmt.Sprintf("%v; want trace or exponential", c.Arrivals)}
 	}
-	if !finiteNonNeg(c.MeanGap) {
-		return &ConfigError{"MeanGap", fmt.Sprintf("%v s; want a finite mean >= 0 (0: default)", c.MeanGap)}
+	if !finiteNonNeg(c.MeanGap) || c.MeanGap > MaxTime {
+		return &ConfigError{"MeanGap", fmt.Sprintf("%v s; want a mean from 0 (default) to %g s", c.MeanGap, MaxTime)}
 	}
 	if c.MeanGap == 0 && c.profile != nil {
 		c.MeanGap = c.profile.MeanGap

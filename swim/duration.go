@@ -62,9 +62,9 @@ func (d *DurationModel) Validate() error {
 		ok    bool
 		want  string
 	}{
-		{"MapStartup", d.MapStartup, finiteNonNeg(d.MapStartup), "a finite time >= 0 s"},
+		{"MapStartup", d.MapStartup, finiteNonNeg(d.MapStartup) && d.MapStartup <= MaxTime, fmt.Sprintf("a time from 0 to %g s", MaxTime)},
 		{"MapRate", d.MapRate, d.MapRate > 0 && !math.IsInf(d.MapRate, 1), "a finite rate > 0 bytes/s"},
-		{"ReduceStartup", d.ReduceStartup, finiteNonNeg(d.ReduceStartup), "a finite time >= 0 s"},
+		{"ReduceStartup", d.ReduceStartup, finiteNonNeg(d.ReduceStartup) && d.ReduceStartup <= MaxTime, fmt.Sprintf("a time from 0 to %g s", MaxTime)},
 		{"ReduceRate", d.ReduceRate, d.ReduceRate > 0 && !math.IsInf(d.ReduceRate, 1), "a finite rate > 0 bytes/s"},
 		{"TaskSkew", d.TaskSkew, d.TaskSkew >= 0 && d.TaskSkew <= maxSkew, "σ in [0, 3]"},
 		{"ShuffleSkew", d.ShuffleSkew, d.ShuffleSkew >= 0 && d.ShuffleSkew <= maxSkew, "σ in [0, 3]"},

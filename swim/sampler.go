@@ -43,12 +43,12 @@ func (s *Sampler) Validate() error {
 		s.Samples = DefaultSamples
 	}
 	switch {
-	case s.Samples < 0:
-		return &ConfigError{"Sampler.Samples", fmt.Sprintf("%d; want 0 (default) or more", s.Samples)}
-	case !(s.Window > 0) || math.IsInf(s.Window, 1):
-		return &ConfigError{"Sampler.Window", fmt.Sprintf("%v s; want a finite length > 0", s.Window)}
-	case s.MaxJobs < 0:
-		return &ConfigError{"Sampler.MaxJobs", fmt.Sprintf("%d; want 0 (no cap) or more", s.MaxJobs)}
+	case s.Samples < 0 || s.Samples > MaxSamples:
+		return &ConfigError{"Sampler.Samples", fmt.Sprintf("%d; want 0 (default) to %d", s.Samples, MaxSamples)}
+	case !(s.Window > 0) || s.Window > MaxTime:
+		return &ConfigError{"Sampler.Window", fmt.Sprintf("%v s; want a length > 0 and <= %g s", s.Window, MaxTime)}
+	case s.MaxJobs < 0 || s.MaxJobs > MaxJobs:
+		return &ConfigError{"Sampler.MaxJobs", fmt.Sprintf("%d; want 0 (no cap) to %d", s.MaxJobs, MaxJobs)}
 	}
 	return nil
 }

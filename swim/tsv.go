@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"sojourn/traces"
 )
 
 // ErrMalformed marks a SWIM workload file that cannot be read: every
@@ -79,6 +81,9 @@ func ReadTSV(path string) (*Source, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("%s: is a directory, want a SWIM workload file", path)
+	}
 	return ParseTSV(f, path)
 }
 
@@ -112,7 +117,13 @@ func ParseTSV(r io.Reader, name string) (*Source, error) {
 		src.Records = append(src.Records, rec)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: after line %d: %w", name, line, err)
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, &ParseError{File: name, Line: line + 1, Msg: "line longer than 16 MiB"}
+		}
+		return nil, fmt.Errorf("%s: line %d: %w", name, line+1, err)
+	}
+	if len(src.Records) == 0 {
+		return nil, fmt.Errorf("%s: no jobs (%w); want rows of job id, submit, gap, input, shuffle and output bytes", name, ErrMalformed)
 	}
 	src.SHA256 = hex.EncodeToString(h.Sum(nil))
 	return src, nil
@@ -163,6 +174,9 @@ func parseSeconds(s string, col int) (float64, *ParseError) {
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil || !finiteNonNeg(v) {
 		return 0, &ParseError{Column: col, Msg: fmt.Sprintf("%q is not a finite number of seconds >= 0", s)}
+	}
+	if v > traces.MaxSeconds {
+		return 0, &ParseError{Column: col, Msg: fmt.Sprintf("%s s is beyond the replay clock's %.4g s (int64 microseconds)", s, traces.MaxSeconds)}
 	}
 	return v, nil
 }

@@ -12,7 +12,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/ipc"
-	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"sojourn/internal/arrowsafe"
 )
 
 // Read loads and validates the trace at path. Every error names the file;
@@ -38,11 +39,14 @@ func Decode(r ipc.ReadAtSeeker) (t *Trace, err error) {
 			t, err = nil, fmt.Errorf("%w: corrupt Arrow data (%v)", ErrNotTrace, p)
 		}
 	}()
-	fr, idx, params, err := openIPC(r)
+	fr, idx, params, layout, err := openIPC(r)
 	if err != nil {
 		return nil, err
 	}
 	defer fr.Close()
+	if err := checkJobCount(params, int(layout.TotalRows())); err != nil {
+		return nil, err
+	}
 	t = &Trace{Params: params}
 	row := 0
 	for b := 0; b < fr.NumRecords(); b++ {
@@ -70,15 +74,29 @@ func Decode(r ipc.ReadAtSeeker) (t *Trace, err error) {
 }
 
 // openIPC opens an Arrow IPC file and checks that it is a trace of this
-// schema version; it returns the columns' positions and the parameters.
-func openIPC(r ipc.ReadAtSeeker) (*ipc.FileReader, []int, map[string]string, error) {
-	fr, err := ipc.NewFileReader(r, ipc.WithAllocator(memory.NewGoAllocator()))
+// schema version; it returns the columns' positions, the parameters and
+// the layout (rows per record batch) arrowsafe.Check found. The file's
+// structure is checked before the Arrow library reads it, which trusts
+// its sizes and offsets (see internal/arrowsafe).
+func openIPC(r ipc.ReadAtSeeker) (*ipc.FileReader, []int, map[string]string, *arrowsafe.Layout, error) {
+	size, err := r.Seek(0, io.SeekEnd)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%w: not an Arrow IPC file (%v)", ErrNotTrace, err)
+		return nil, nil, nil, nil, fmt.Errorf("%w: %v", ErrNotTrace, err)
 	}
-	fail := func(err error) (*ipc.FileReader, []int, map[string]string, error) {
+	layout, err := arrowsafe.Check(r, size)
+	if err != nil {
+		return nil, nil, nil, nil, fmt.Errorf("%w: %v", ErrNotTrace, err)
+	}
+	fr, err := ipc.NewFileReader(r, ipc.WithAllocator(arrowsafe.Allocator(size)))
+	if err != nil {
+		return nil, nil, nil, nil, fmt.Errorf("%w: not an Arrow IPC file (%v)", ErrNotTrace, err)
+	}
+	fail := func(err error) (*ipc.FileReader, []int, map[string]string, *arrowsafe.Layout, error) {
 		fr.Close()
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
+	}
+	if fr.NumRecords() != len(layout.Rows) {
+		return fail(fmt.Errorf("%w: %d record batches, %d checked", ErrNotTrace, fr.NumRecords(), len(layout.Rows)))
 	}
 	schema := fr.Schema()
 	md := schema.Metadata()
@@ -119,7 +137,7 @@ func openIPC(r ipc.ReadAtSeeker) (*ipc.FileReader, []int, map[string]string, err
 			params[k] = md.Values()[i]
 		}
 	}
-	return fr, idx, params, nil
+	return fr, idx, params, layout, nil
 }
 
 // batch is one record batch's columns, checked for nulls.
@@ -141,6 +159,14 @@ type batch struct {
 
 func (b *batch) load(rec arrow.Record, idx []int, row0 int) error {
 	n := int(rec.NumRows())
+	for i, c := range Columns {
+		if idx[i] < 0 {
+			continue // a column the file's version does not have
+		}
+		if l := rec.Column(idx[i]).Len(); l != n {
+			return fmt.Errorf("%w: column %s has %d rows in a record batch of %d", ErrNotTrace, c.Name, l, n)
+		}
+	}
 	col := func(i int) arrow.Array { return rec.Column(idx[i]) }
 	for i, c := range Columns {
 		if c.Nullable || idx[i] < 0 {
@@ -259,8 +285,9 @@ type Reader struct {
 var ErrJobCount = errors.New("job count does not match the metadata")
 
 // Open opens the trace at path for reading job by job. The number of jobs
-// comes from the generator.jobs parameter when the trace has it (and is
-// checked as the jobs are read), otherwise from a pass over the file.
+// is the sum of the record batches' row counts; a generator.jobs
+// parameter that disagrees with it is an error (ErrJobCount), never
+// trusted.
 func Open(path string) (r *Reader, err error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -274,24 +301,36 @@ func Open(path string) (r *Reader, err error) {
 			f.Close()
 		}
 	}()
-	fr, idx, params, err := openIPC(f)
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("%s: is a directory, want a trace file", path)
+	}
+	fr, idx, params, layout, err := openIPC(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	r = &Reader{name: path, f: f, fr: fr, idx: idx, params: params}
-	if n, err := strconv.Atoi(params["generator.jobs"]); err == nil && n >= 0 {
-		r.n = n
-	} else {
-		for b := 0; b < fr.NumRecords(); b++ {
-			rec, err := fr.Record(b)
-			if err != nil {
-				fr.Close()
-				return nil, fmt.Errorf("%s: %w: record batch %d: %v", path, ErrNotTrace, b, err)
-			}
-			r.n += int(rec.NumRows())
-		}
+	r = &Reader{name: path, f: f, fr: fr, idx: idx, params: params, n: int(layout.TotalRows())}
+	if err := checkJobCount(params, r.n); err != nil {
+		fr.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return r, nil
+}
+
+// checkJobCount compares the generator.jobs parameter, when present, with
+// the rows of the file.
+func checkJobCount(params map[string]string, rows int) error {
+	v, ok := params["generator.jobs"]
+	if !ok {
+		return nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 {
+		return fmt.Errorf("%w: metadata generator.jobs is %q, want a count of jobs >= 0", ErrJobCount, v)
+	}
+	if n != int64(rows) {
+		return fmt.Errorf("%w: metadata generator.jobs says %d, the file holds %d rows", ErrJobCount, n, rows)
+	}
+	return nil
 }
 
 // Params returns the trace's parameters.

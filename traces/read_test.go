@@ -103,6 +103,23 @@ func TestReaderErrors(t *testing.T) {
 	if _, err := readAll(t, path); !errors.Is(err, ErrJobCount) {
 		t.Fatalf("a trace declaring 1 job with 2: %v, want ErrJobCount", err)
 	}
+	// A huge or malformed count is refused at Open, before anything is
+	// sized from it, and by Read.
+	for _, v := range []string{"9223372036854775807", "1e9", "-1", "two"} {
+		tr.Params["generator.jobs"] = v
+		if err := Write(path, tr); err != nil {
+			t.Fatal(err)
+		}
+		if r, err := Open(path); !errors.Is(err, ErrJobCount) {
+			if err == nil {
+				r.Close()
+			}
+			t.Fatalf("Open of a trace declaring %s jobs with 2: %v, want ErrJobCount", v, err)
+		}
+		if _, err := Read(path); !errors.Is(err, ErrJobCount) {
+			t.Fatalf("Read of a trace declaring %s jobs with 2: %v, want ErrJobCount", v, err)
+		}
+	}
 }
 
 // TestWriterValidates: the streaming writer refuses a row that breaks the

@@ -187,6 +187,11 @@ type validator struct {
 	sorted []int64       // ids in row order while they grow
 }
 
+// MaxSeconds is the longest time the replay's clock, int64 microseconds,
+// holds: about 292,000 years. Submit times and durations beyond it are
+// refused rather than wrapped around.
+const MaxSeconds = math.MaxInt64 / 1e6
+
 func (v *validator) check(i int, j *Job) error {
 	if v.rows == 0 {
 		v.prev = math.Inf(-1)
@@ -200,6 +205,9 @@ func (v *validator) check(i int, j *Job) error {
 	}
 	if !finiteNonNeg(j.Submit) {
 		return rowErr(i, ColSubmit, "%v; want a finite time >= 0", j.Submit)
+	}
+	if j.Submit > MaxSeconds {
+		return rowErr(i, ColSubmit, "%v s is beyond the replay clock's %.4g s", j.Submit, MaxSeconds)
 	}
 	if j.Submit < v.prev {
 		return rowErr(i, ColSubmit, "%v is before the previous row's %v; rows must be in submit order", j.Submit, v.prev)
@@ -241,13 +249,13 @@ func (v *validator) check(i int, j *Job) error {
 		return rowErr(i, ColMaps, "0 maps; a job needs at least one task")
 	}
 	for k, d := range j.MapDurations {
-		if !finiteNonNeg(d) {
-			return rowErr(i, ColMapDurations, "element %d is %v; want a finite duration >= 0 s", k, d)
+		if !finiteNonNeg(d) || d > MaxSeconds {
+			return rowErr(i, ColMapDurations, "element %d is %v; want a finite duration >= 0 s and <= %.4g s", k, d, MaxSeconds)
 		}
 	}
 	for k, d := range j.ReduceDurations {
-		if !finiteNonNeg(d) {
-			return rowErr(i, ColReduceDurations, "element %d is %v; want a finite duration >= 0 s", k, d)
+		if !finiteNonNeg(d) || d > MaxSeconds {
+			return rowErr(i, ColReduceDurations, "element %d is %v; want a finite duration >= 0 s and <= %.4g s", k, d, MaxSeconds)
 		}
 	}
 	if len(j.ReduceShuffleBytes) != j.Reduces() {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"sojourn/internal/atomicfile"
 	"sojourn/swim"
 	"sojourn/traces"
 )
@@ -96,6 +97,10 @@ func runGenerate(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if in := c.String("swim"); in != "" && sameFile(in, out) {
+		return fmt.Errorf("--out: %s is the --swim input; writing it would replace the workload being read", out)
+	}
+	defer removeOnInterrupt(c.App.ErrWriter, "generate")()
 	p := newProgress(c.App.ErrWriter, "generate")
 	cfg.Progress = p.jobs
 	g, err := swim.NewGenerator(cfg)
@@ -125,7 +130,11 @@ func runGenerate(c *cli.Context) error {
 		return err
 	}
 	p.done()
-	fmt.Fprintf(c.App.Writer, "wrote %s: %d jobs, %d maps, %d reduces\n", out, g.Len(), maps, reduces)
+	w := c.App.Writer
+	if _, direct, _ := atomicfile.Resolve(out); direct {
+		w = c.App.ErrWriter // the trace itself may be going to stdout
+	}
+	fmt.Fprintf(w, "wrote %s: %d jobs, %d maps, %d reduces\n", out, g.Len(), maps, reduces)
 	return nil
 }
 
@@ -143,8 +152,8 @@ func generateConfig(c *cli.Context) (swim.Config, error) {
 	if c.IsSet("nodes") && cfg.Nodes == 0 {
 		return cfg, errors.New("--nodes: 0; want 1 or more")
 	}
-	if c.IsSet("jobs") && cfg.Jobs == 0 {
-		return cfg, errors.New("--jobs: 0; want 1 or more (leave it out for the default)")
+	if c.IsSet("jobs") && (cfg.Jobs < 1 || cfg.Jobs > swim.MaxJobs) {
+		return cfg, fmt.Errorf("--jobs: %d; want 1 to %d (leave it out for the default)", cfg.Jobs, swim.MaxJobs)
 	}
 	if c.IsSet("original-nodes") && cfg.OriginalNodes == 0 {
 		return cfg, errors.New("--original-nodes: 0; want 1 or more")
@@ -184,8 +193,8 @@ func generateConfig(c *cli.Context) (swim.Config, error) {
 			return cfg, err
 		}
 		if c.IsSet("samples") {
-			if cfg.Sampler.Samples = c.Int("samples"); cfg.Sampler.Samples < 1 {
-				return cfg, fmt.Errorf("--samples: %d; want 1 or more", cfg.Sampler.Samples)
+			if cfg.Sampler.Samples = c.Int("samples"); cfg.Sampler.Samples < 1 || cfg.Sampler.Samples > swim.MaxSamples {
+				return cfg, fmt.Errorf("--samples: %d; want 1 to %d", cfg.Sampler.Samples, swim.MaxSamples)
 			}
 		}
 		if cfg.Whole = c.Bool("whole"); cfg.Whole {

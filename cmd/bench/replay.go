@@ -47,7 +47,25 @@ func clusterFlags() []cli.Flag {
 	}
 }
 
-func clusterConfig(c *cli.Context) replay.Config {
+// clusterConfig is the cluster of the flags. An explicit value is checked
+// against its parameter's range (replay.Params, the one list of them),
+// so that 0, NaN, a negative or a huge value is an error naming the flag
+// rather than a default silently put in its place or a crash.
+func clusterConfig(c *cli.Context) (replay.Config, error) {
+	for _, p := range replay.Params() {
+		if !c.IsSet(p.Name) {
+			continue
+		}
+		var err error
+		if p.Integer {
+			err = p.CheckInt(c.Int64(p.Name))
+		} else {
+			err = p.Check(c.Float64(p.Name))
+		}
+		if err != nil {
+			return replay.Config{}, fmt.Errorf("--%s: %w", p.Name, err)
+		}
+	}
 	return replay.Config{
 		Nodes: c.Int("nodes"), NodesPerRack: c.Int("nodes-per-rack"),
 		MapSlots: c.Int("map-slots"), ReduceSlots: c.Int("reduce-slots"),
@@ -57,7 +75,7 @@ func clusterConfig(c *cli.Context) replay.Config {
 		DiskBandwidth: c.Float64("disk-bandwidth"), MaxSuspendedPerNode: c.Int("max-suspended"),
 		Replication: c.Int("replication"), SpeedSigma: c.Float64("speed-sigma"),
 		MTBF: c.Float64("mtbf"), MTTR: c.Float64("mttr"), Seed: c.Uint64("seed"),
-	}
+	}, nil
 }
 
 // slowStartFlag maps a user's 0 (launch reduces at once) to the engine's
@@ -100,14 +118,17 @@ func unexpectedArg(cmd, arg, hint string) error {
 // config file, then flags given on the command line.
 func policyValues(c *cli.Context, name string) (map[string]string, error) {
 	vals := map[string]string{}
-	if path := c.String("config"); path != "" {
-		cfg, err := schedulers.ReadConfig(path)
+	path := c.String("config")
+	var lines map[string]int // policy.option: its line in the config file
+	if path != "" {
+		cfg, ln, err := schedulers.ReadConfigLines(path)
 		if err != nil {
 			return nil, err
 		}
 		for k, v := range cfg[name] {
 			vals[k] = v
 		}
+		lines = ln
 	}
 	p, err := schedulers.Lookup(name)
 	if err != nil {
@@ -116,10 +137,22 @@ func policyValues(c *cli.Context, name string) (map[string]string, error) {
 	for _, o := range p.Options {
 		if f := name + "." + o.Name; c.IsSet(f) {
 			vals[o.Name] = c.String(f)
+			delete(lines, f)
 		}
 	}
 	if name == "exec" && c.IsSet("exec") {
 		vals["command"] = c.String("exec")
+		delete(lines, "exec.command")
+	}
+	// Check the values now (a policy's constructor starts nothing), so
+	// that a bad value from the config file is named by its file and line.
+	if _, err := p.Build(vals); err != nil {
+		for key, ln := range lines {
+			if strings.HasPrefix(err.Error(), key+":") {
+				return nil, fmt.Errorf("%s:%d: %w", path, ln, err)
+			}
+		}
+		return nil, err
 	}
 	return vals, nil
 }
@@ -139,6 +172,7 @@ func replayCommand() *cli.Command {
 		&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "directory for jobs.arrow, tasks.arrow and occupancy.arrow (none: print the summary only)"},
 		formatFlag,
 		&cli.StringFlag{Name: "config", Usage: "policy options file: lines of policy.option = value"},
+		&cli.BoolFlag{Name: "force", Usage: "replace the results of an earlier run in --out (refused without it)"},
 		&cli.BoolFlag{Name: "tasks", Value: true, Usage: "write tasks.arrow (one row per task segment)"},
 		&cli.BoolFlag{Name: "occupancy", Value: true, Usage: "write occupancy.arrow (per-job slot occupancy series)"},
 		&cli.StringFlag{Name: "exec", Usage: "with --scheduler exec: the policy's `COMMAND` (shorthand of --exec.command), a child process speaking the exec protocol (see above)"},
@@ -215,13 +249,31 @@ func runReplay(c *cli.Context) error {
 	if c.Int("parallel") < 1 {
 		return fmt.Errorf("--parallel %d: want at least 1", c.Int("parallel"))
 	}
+	cluster, err := clusterConfig(c)
+	if err != nil {
+		return err
+	}
+	outDir := func(name string) string {
+		if out := c.String("out"); out != "" && len(names) > 1 {
+			return filepath.Join(out, name)
+		}
+		return c.String("out")
+	}
+	if c.String("out") != "" {
+		for _, name := range names {
+			if err := prepareOut(outDir(name), c.String("trace"), c.Bool("force")); err != nil {
+				return err
+			}
+		}
+	}
+	defer removeOnInterrupt(c.App.ErrWriter, "replay")()
 	// Several policies replay side by side, each streaming the trace from
 	// its file (memory holds each one's jobs in flight).
 	outs := make([]*run.Outcome, len(names))
 	pool := run.Pool{Workers: c.Int("parallel")}
 	_, err = pool.Run(context.Background(), len(names), func(i int) error {
 		var err error
-		outs[i], err = replayOne(c, names[i], len(names) > 1, format)
+		outs[i], err = replayOne(c, names[i], outDir(names[i]), cluster, format)
 		return err
 	})
 	if ce := (*run.CellError)(nil); errors.As(err, &ce) {
@@ -237,23 +289,19 @@ func runReplay(c *cli.Context) error {
 	return nil
 }
 
-// replayOne replays the trace under one policy of --scheduler, into
-// --out, or --out/<policy> when there are several.
-func replayOne(c *cli.Context, name string, several bool, format results.Format) (*run.Outcome, error) {
+// replayOne replays the trace under one policy of --scheduler into out
+// (none: the summary only), and commits the output directory.
+func replayOne(c *cli.Context, name, out string, cluster replay.Config, format results.Format) (*run.Outcome, error) {
 	vals, err := policyValues(c, name)
 	if err != nil {
 		return nil, err
-	}
-	out := c.String("out")
-	if out != "" && several {
-		out = filepath.Join(out, name)
 	}
 	prog := newProgress(c.App.ErrWriter, "replay "+name)
 	cell := &run.Cell{
 		// Jobs stream from the file as they arrive: memory holds the jobs
 		// in flight, not the whole trace.
 		TracePath: c.String("trace"), TraceFile: filepath.Base(c.String("trace")),
-		Policy: name, Options: vals, Cluster: clusterConfig(c),
+		Policy: name, Options: vals, Cluster: cluster,
 		Tasks: out != "" && c.Bool("tasks"), Occupancy: out != "" && c.Bool("occupancy"),
 	}
 	cell.Cluster.Progress = prog.jobs
@@ -268,7 +316,15 @@ func replayOne(c *cli.Context, name string, several bool, format results.Format)
 		err = prof.err
 	}
 	prof.close()
-	return o, err
+	if err != nil {
+		return nil, err
+	}
+	if out != "" {
+		if err := finishOut(out, cell, o, format); err != nil {
+			return nil, err
+		}
+	}
+	return o, nil
 }
 
 // hoardingWarning is how long reduce slots may sit in shuffle-wait while

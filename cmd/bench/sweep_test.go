@@ -151,8 +151,8 @@ func TestParquetOutputs(t *testing.T) {
 			t.Errorf("replay --format parquet wrote no %s (%d files)", f, len(got))
 		}
 	}
-	if len(got) != 3 {
-		t.Errorf("replay --format parquet wrote %d files", len(got))
+	if _, ok := got[RunManifest]; !ok || len(got) != 4 {
+		t.Errorf("replay --format parquet wrote %d files; want the 3 tables and %s", len(got), RunManifest)
 	}
 	res := filepath.Join(dir, "results")
 	if _, _, err := bench(t, "experiment", "--no-report", "--format", "parquet", "--results", res, "fig8"); err != nil {

@@ -81,6 +81,17 @@ func Merge(out string, inputs []string) (MergeReport, error) {
 				return rep, fmt.Errorf("cell %d differs between %s and %s", i, from, d)
 			}
 		}
+		if rec != nil {
+			// Check the record before it is copied or summarized.
+			path := filepath.Join(from, dir, CellFile)
+			r, err := ParseCell(rec, path)
+			if err != nil {
+				return rep, err
+			}
+			if r.Index != i {
+				return rep, fmt.Errorf("%s: index %d, want %d", path, r.Index, i)
+			}
+		}
 		switch {
 		case rec == nil:
 			missing = append(missing, i)

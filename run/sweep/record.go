@@ -1,10 +1,15 @@
 package sweep
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
 	"os"
+	"path"
+	"strings"
 
 	"sojourn/analysis"
 	"sojourn/internal/atomicfile"
@@ -103,6 +108,72 @@ const CellFile = "cell.json"
 // minIdeal floors ideal run times: a job of zero-length tasks would
 // otherwise have an infinite slowdown. 1 ms is the generator's resolution.
 const minIdeal = 0.001
+
+// ReadCell reads and checks a cell.json.
+func ReadCell(path string) (*CellRecord, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCell(data, path)
+}
+
+// ParseCell decodes a cell.json read from name and checks it: known
+// fields only, the directory its index gives, a trace path inside the
+// sweep, a SHA-256, per-job lists of one length that agrees with the
+// jobs count, finite values. Errors are one line naming name.
+func ParseCell(data []byte, name string) (*CellRecord, error) {
+	var r CellRecord
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&r); err != nil {
+		return nil, fmt.Errorf("%s: %v (a cell.json of bench sweep)", name, strings.TrimPrefix(err.Error(), "json: "))
+	}
+	if d.More() {
+		return nil, fmt.Errorf("%s: more than one JSON value", name)
+	}
+	if err := r.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return &r, nil
+}
+
+func (r *CellRecord) check() error {
+	if r.Index < 0 || r.Index >= maxCells {
+		return fmt.Errorf("index %d; want 0 to %d", r.Index, maxCells-1)
+	}
+	if r.Dir != cellDir(r.Index) {
+		return fmt.Errorf("dir %q; cell %d is in %q", r.Dir, r.Index, cellDir(r.Index))
+	}
+	if t := r.Trace; t == "" || path.IsAbs(t) || path.Clean(t) != t || t == ".." || strings.HasPrefix(t, "../") || strings.Contains(t, "\\") {
+		return fmt.Errorf("trace %q; want a clean relative path inside the sweep's directory", t)
+	}
+	if b, err := hex.DecodeString(r.TraceSum); err != nil || len(b) != sha256.Size {
+		return fmt.Errorf("trace_sha256 %q; want 64 hex digits", r.TraceSum)
+	}
+	p := &r.PerJob
+	n := len(p.SojournS)
+	if len(p.Slowdown) != n || len(p.NodeLocalMaps) != n || len(p.Maps) != n {
+		return fmt.Errorf("per_job lists of different lengths (%d, %d, %d, %d)", n, len(p.Slowdown), len(p.NodeLocalMaps), len(p.Maps))
+	}
+	if r.Jobs != n {
+		return fmt.Errorf("jobs %d, but per_job lists %d", r.Jobs, n)
+	}
+	for i := range n {
+		for _, v := range [...]struct {
+			name string
+			x    float64
+		}{{"sojourn_s", p.SojournS[i]}, {"slowdown", p.Slowdown[i]}, {"node_local_maps", p.NodeLocalMaps[i]}, {"maps", p.Maps[i]}} {
+			if !(v.x >= 0) || math.IsInf(v.x, 0) {
+				return fmt.Errorf("per_job.%s[%d] is %v; want a finite value >= 0", v.name, i, v.x)
+			}
+		}
+		if p.NodeLocalMaps[i] > p.Maps[i] {
+			return fmt.Errorf("per_job.node_local_maps[%d] is %v, more than its %v maps", i, p.NodeLocalMaps[i], p.Maps[i])
+		}
+	}
+	return nil
+}
 
 // newRecord computes a cell's record from its replay.
 func newRecord(c *run.Cell, trace, traceSum string, tr *traces.Trace, res *replay.Result) *CellRecord {

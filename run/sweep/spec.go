@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"sojourn/replay"
 	"sojourn/schedulers"
 	"sojourn/swim"
 )
@@ -139,6 +140,9 @@ func decode(path string, data []byte) (*Spec, error) {
 	if d.More() {
 		return nil, fmt.Errorf("%s: more than one JSON value", path)
 	}
+	if err := checkDuplicates(path, data); err != nil {
+		return nil, err
+	}
 	return &s, nil
 }
 
@@ -239,7 +243,20 @@ func checkParam(name string, v Value, policies map[string]bool) error {
 		if !ok {
 			return fmt.Errorf("unknown parameter; want a policy option policy.option or one of %s", strings.Join(sortedKeys(clusterParams), ", "))
 		}
-		return p.check(string(v))
+		if err := p.check(string(v)); err != nil {
+			return err
+		}
+		// The range of every cluster parameter is replay's, as for
+		// bench replay's flags: 0, NaN or a huge value is refused.
+		if spec, ok := replay.LookupParam(name); ok {
+			if spec.Integer {
+				n, _ := strconv.ParseInt(string(v), 10, 64)
+				return spec.CheckInt(n)
+			}
+			f, _ := strconv.ParseFloat(string(v), 64)
+			return spec.Check(f)
+		}
+		return nil
 	}
 	if !policies[pol] {
 		return fmt.Errorf("policy %s is not in policies", pol)

@@ -1,8 +1,10 @@
 package sweep
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,8 +129,8 @@ func summarize(dir string) error {
 	s := &Summary{Format: SummaryFormat, Sweep: m.Spec.Name, CodeVersion: m.CodeVersion, Cells: []CellSummary{}}
 	groups := map[string]*Group{}
 	for i := 0; i < m.Cells; i++ {
-		var r CellRecord
-		if err := readJSON(filepath.Join(dir, cellDir(i), CellFile), &r); err != nil {
+		r, err := ReadCell(filepath.Join(dir, cellDir(i), CellFile))
+		if err != nil {
 			return err
 		}
 		if r.Index != i {
@@ -170,9 +172,19 @@ func ReadSummary(path string) (*Summary, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		path = filepath.Join(path, SummaryFile)
 	}
-	var s Summary
-	if err := readJSON(path, &s); err != nil {
+	data, err := os.ReadFile(path)
+	if err != nil {
 		return nil, err
+	}
+	return ParseSummary(data, path)
+}
+
+// ParseSummary decodes and checks a summary.json read from name.
+func ParseSummary(data []byte, name string) (*Summary, error) {
+	path := name
+	var s Summary
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, strings.TrimPrefix(err.Error(), "json: "))
 	}
 	if s.Format != SummaryFormat {
 		return nil, fmt.Errorf("%s: format %q, want %q (a summary.json of bench sweep)", path, s.Format, SummaryFormat)
@@ -182,6 +194,16 @@ func ReadSummary(path string) (*Summary, error) {
 		n := len(p.SojournS)
 		if len(p.Slowdown) != n || len(p.NodeLocalMaps) != n || len(p.Maps) != n || n == 0 {
 			return nil, fmt.Errorf("%s: groups[%d] (%s): per_job lists empty or of different lengths", path, i, g.Key())
+		}
+		for k, v := range p.SojournS {
+			if !(v >= 0) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("%s: groups[%d] (%s): per_job.sojourn_s[%d] is %v; want a finite time >= 0", path, i, g.Key(), k, v)
+			}
+		}
+		for k, v := range p.Slowdown {
+			if !(v >= 0) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("%s: groups[%d] (%s): per_job.slowdown[%d] is %v; want a finite value >= 0", path, i, g.Key(), k, v)
+			}
 		}
 	}
 	return &s, nil

@@ -330,3 +330,45 @@ func TestParquetCells(t *testing.T) {
 		t.Errorf("summaries differ: %v vs %v (%d groups)", sa.Groups[0].MeanSojournS, sb.Groups[0].MeanSojournS, len(sa.Groups))
 	}
 }
+
+// TestMergeChecksCells: a damaged cell.json in a shard (a trace path out
+// of the sweep, a per-job list cut short, not JSON) stops the merge with
+// one line naming it, before the cell is copied.
+func TestMergeChecksCells(t *testing.T) {
+	p := load(t, strings.Replace(tinySweep, `"to": 20`, `"to": 1`, 1))
+	for _, damage := range []struct {
+		name string
+		edit func(string) string
+		want string
+	}{
+		{"trace outside", func(s string) string {
+			return strings.Replace(s, `"trace": "traces/`, `"trace": "../../traces/`, 1)
+		}, `trace "../../traces/`},
+		{"lists of different lengths", func(s string) string {
+			return strings.Replace(s, `"slowdown": [`, `"slowdown": [1,`, 1)
+		}, "per_job lists of different lengths"},
+		{"not JSON", func(s string) string { return s[:len(s)/2] }, "unexpected EOF"},
+	} {
+		in := t.TempDir()
+		r := runner(in, &counter{})
+		if _, err := r.Run(context.Background(), p); err != nil {
+			t.Fatal(err)
+		}
+		cell := filepath.Join(in, cellDir(3), CellFile)
+		b, err := os.ReadFile(cell)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(cell, []byte(damage.edit(string(b))), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(t.TempDir(), "m")
+		_, err = Merge(out, []string{in})
+		if err == nil || !strings.Contains(err.Error(), cell+": ") || !strings.Contains(err.Error(), damage.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: merge error %v; want one line naming %s and %q", damage.name, err, cell, damage.want)
+		}
+		if _, err := os.Stat(filepath.Join(out, cellDir(3))); err == nil {
+			t.Errorf("%s: the damaged cell was copied", damage.name)
+		}
+	}
+}

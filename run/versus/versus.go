@@ -1,7 +1,6 @@
 package versus
 
 import (
-	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -119,14 +118,10 @@ func Read(dir string, o Options) (*Report, error) {
 		if cs.Policy != o.Baseline && cs.Policy != o.Candidate {
 			continue
 		}
-		var rec sweep.CellRecord
 		path := filepath.Join(dir, filepath.FromSlash(cs.Dir), sweep.CellFile)
-		data, err := os.ReadFile(path)
+		rec, err := sweep.ReadCell(path)
 		if err != nil {
 			return nil, err
-		}
-		if err := json.Unmarshal(data, &rec); err != nil {
-			return nil, fmt.Errorf("%s: %v", path, err)
 		}
 		cl, ok := classes[rec.Trace]
 		if !ok {

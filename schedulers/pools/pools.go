@@ -229,7 +229,8 @@ func parsePools(data []byte, file string) (*Pools, error) {
 
 func parseText(p *Pools, data []byte, file string) error {
 	sc := bufio.NewScanner(bytes.NewReader(data))
-	for line := 1; sc.Scan(); line++ {
+	line := 1
+	for ; sc.Scan(); line++ {
 		s, _, _ := strings.Cut(sc.Text(), "#")
 		f := strings.Fields(s)
 		if len(f) == 0 {
@@ -254,7 +255,7 @@ func parseText(p *Pools, data []byte, file string) error {
 		p.pools[f[0]] = e
 	}
 	if err := sc.Err(); err != nil {
-		return fmt.Errorf("%s: %w", file, err)
+		return &PoolConfigError{File: file, Line: line, Msg: fmt.Sprintf("line unreadable (%v; a line holds at most 64 KiB)", err)}
 	}
 	return nil
 }

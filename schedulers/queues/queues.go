@@ -161,7 +161,7 @@ func Parse(r io.Reader, name string) (*Queues, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, fail(ln+1, "line unreadable (%v; a line holds at most 64 KiB)", err)
 	}
 	if root.Leaf() {
 		return nil, fmt.Errorf("%w: %s: no queue defined; want lines like root.default.capacity = 100", ErrQueueConfig, name)

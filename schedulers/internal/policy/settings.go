@@ -1,7 +1,9 @@
 package policy
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -35,22 +37,41 @@ func (s *Settings) fail(name, format string, args ...any) {
 // String returns option name as text, without surrounding space.
 func (s *Settings) String(name string) string { return strings.TrimSpace(s.Values[name]) }
 
-// Float returns option name as a number.
+// MaxFloat and MaxInt bound every number option, whatever the policy:
+// beyond them a time overflows the replay's microsecond clock or a count
+// exhausts memory. Each policy checks its own narrower range.
+const (
+	MaxFloat = 1e12
+	MaxInt   = 1 << 30
+)
+
+// Float returns option name as a finite number of magnitude at most
+// MaxFloat; NaN and infinities are refused here, once for every policy.
 func (s *Settings) Float(name string) float64 {
 	v, err := strconv.ParseFloat(s.String(name), 64)
-	if err != nil {
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		s.fail(name, "%q is not a number", s.Values[name])
+		return 0
+	}
+	if err != nil || math.IsNaN(v) || math.Abs(v) > MaxFloat {
+		s.fail(name, "%s; want a finite number from -%g to %g", s.String(name), MaxFloat, MaxFloat)
+		return 0
 	}
 	return v
 }
 
-// Int returns option name as an integer.
+// Int returns option name as an integer of magnitude at most MaxInt.
 func (s *Settings) Int(name string) int {
-	v, err := strconv.Atoi(s.String(name))
-	if err != nil {
+	v, err := strconv.ParseInt(s.String(name), 10, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		s.fail(name, "%q is not an integer", s.Values[name])
+		return 0
 	}
-	return v
+	if err != nil || v < -MaxInt || v > MaxInt {
+		s.fail(name, "%s; want an integer from %d to %d", s.String(name), -MaxInt, MaxInt)
+		return 0
+	}
+	return int(v)
 }
 
 // Bool returns option name as a boolean.

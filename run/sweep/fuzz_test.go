@@ -1,0 +1,95 @@
+package sweep
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"sojourn/internal/fuzzguard"
+)
+
+// oneLine fails t unless err is one line that names name.
+func oneLine(t *testing.T, err error, name string) {
+	t.Helper()
+	if msg := err.Error(); !strings.Contains(msg, name) || strings.Contains(msg, "\n") {
+		t.Fatalf("error %q is not one line naming %s", msg, name)
+	}
+}
+
+// FuzzLoad: any sweep file gives a plan or one error naming the file,
+// never a panic or a hang.
+func FuzzLoad(f *testing.F) {
+	f.Add([]byte(tinySweep))
+	f.Add([]byte(`{"name": "x", "workloads": [{"name": "a", "profile": "fb2009", "jobs": 3}], "policies": ["fifo"], "parameters": {"nodes": [10, 20]}, "seeds": [1, 2]}`))
+	f.Add([]byte(`{"name": "x", "workloads": [{"name": "a", "trace": "t.arrow"}], "policies": ["fair"], "fixed": {"fair.preemption": true}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(t.TempDir(), "sweep.json")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fuzzguard.Within(t, func() {
+			if _, err := Load(path); err != nil {
+				oneLine(t, err, path)
+			}
+		})
+	})
+}
+
+// sampleCell is a cell.json as a sweep writes it.
+func sampleCell() *CellRecord {
+	return &CellRecord{
+		CellCoords: CellCoords{Index: 3, Dir: cellDir(3), Workload: "a", Policy: "fair",
+			Params: map[string]string{"nodes": "10"}, Seed: 2},
+		Trace: "traces/a-1.arrow", TraceSum: strings.Repeat("ab", 32),
+		Figures: Figures{Jobs: 2, MeanSojournS: 15, MedianSojournS: 15, P95SojournS: 19.5, MeanSlowdown: 1.5, NodeLocalFraction: 0.75},
+		PerJob:  PerJob{SojournS: []float64{10, 20}, Slowdown: []float64{1, 2}, NodeLocalMaps: []float64{1, 2}, Maps: []float64{1, 3}},
+	}
+}
+
+// FuzzParseCell: any bytes give a checked record or one error naming
+// the file.
+func FuzzParseCell(f *testing.F) {
+	data, err := encodeJSON(sampleCell())
+	if err != nil {
+		f.Fatal(err)
+	}
+	if _, err := ParseCell(data, "cell.json"); err != nil {
+		f.Fatalf("the seed is refused: %v", err)
+	}
+	f.Add(data)
+	f.Add([]byte(`{"index": 0, "dir": "cells/000000", "per_job": {"sojourn_s": [null]}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzguard.Within(t, func() {
+			if _, err := ParseCell(data, "cell.json"); err != nil {
+				oneLine(t, err, "cell.json")
+			}
+		})
+	})
+}
+
+// FuzzParseSummary: any bytes give a checked summary or one error naming
+// the file.
+func FuzzParseSummary(f *testing.F) {
+	c := sampleCell()
+	g := &Group{Workload: c.Workload, Policy: c.Policy, Params: c.Params, Seeds: []uint64{c.Seed},
+		Traces: []string{c.TraceSum}, Cells: []int{c.Index}, PerJob: c.PerJob, Figures: c.Figures}
+	s := &Summary{Format: SummaryFormat, Sweep: "tiny", CodeVersion: "v0", Groups: []*Group{g},
+		Cells: []CellSummary{{c.CellCoords, c.Figures}}}
+	data, err := encodeJSON(s)
+	if err != nil {
+		f.Fatal(err)
+	}
+	if _, err := ParseSummary(data, "summary.json"); err != nil {
+		f.Fatalf("the seed is refused: %v", err)
+	}
+	f.Add(data)
+	f.Add([]byte(`{"format": "sojourn-summary/1", "groups": [{"per_job": {}}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzguard.Within(t, func() {
+			if _, err := ParseSummary(data, "summary.json"); err != nil {
+				oneLine(t, err, "summary.json")
+			}
+		})
+	})
+}
