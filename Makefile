@@ -81,7 +81,8 @@ clean:
 	rm -rf $(addprefix $(RESULTS)/,$(EXPERIMENTS)) $(addprefix $(RESULTS)/.,$(addsuffix .partial,$(EXPERIMENTS)))
 	rm -rf $(REPORTS)/index.html $(REPORTS)/figures $(REPORTS)/runs $(REPORTS)/claims.md $(REPORTS)/tables.md
 
-# Fuzz every reader (traces, results, SWIM TSV, pools, queues, policy
+# Fuzz every reader (traces, results, SWIM TSV, the importers of CSV, SWF,
+# SLS and Alibaba, pools, queues, policy
 # config, sweep file, cell.json, summary) for FUZZTIME each, and print
 # each target's executions. A crash, a hung input or a failing check fails
 # the run and leaves the input under the package's testdata/fuzz/.

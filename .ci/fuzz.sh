@@ -19,6 +19,10 @@ targets=(
 	run/sweep:FuzzLoad
 	run/sweep:FuzzParseCell
 	run/sweep:FuzzParseSummary
+	traces/formats:FuzzImportCSV
+	traces/formats:FuzzImportSWF
+	traces/formats:FuzzImportSLS
+	traces/formats:FuzzImportAlibaba
 )
 secs=${FUZZTIME%s}
 [[ $secs =~ ^[0-9]+$ ]] || { echo "fuzz: FUZZTIME=$FUZZTIME; want seconds, e.g. 20s" >&2; exit 1; }

@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"sojourn/internal/fuzzguard"
 	"strings"
 	"testing"
 )
@@ -69,8 +70,10 @@ func FuzzImportAlibaba(f *testing.F) {
 	f.Add(alibabaSample)
 	f.Add("M1,1,j_9,1,Terminated,90,95,1,1\n")
 	f.Fuzz(func(t *testing.T, data string) {
-		_, _, err := importString("alibaba2018", data, Options{})
-		fuzzCheck(t, err)
+		fuzzguard.Within(t, func() {
+			_, _, err := importString("alibaba2018", data, Options{})
+			fuzzCheck(t, err)
+		})
 	})
 }
 

@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"sojourn/internal/fuzzguard"
 	"strings"
 	"testing"
 )
@@ -121,14 +122,16 @@ func FuzzImportSWF(f *testing.F) {
 	f.Add("1 0 5 100 4 -1 -1 4 200 1024 1 3 7 -1 -1 -1 -1 -1\n")
 	f.Add("; MaxProcs: 4\n2 1e3 5 1.5 4 -1 -1 4 -1 -1 5 3 7 -1 -1 -1 -1 -1\n")
 	f.Fuzz(func(t *testing.T, data string) {
-		jobs, _, err := importString("swf", data, Options{})
-		fuzzCheck(t, err)
-		if err == nil {
-			for i := range jobs {
-				if jobs[i].Maps() == 0 {
-					t.Fatalf("job %d has no map", i)
+		fuzzguard.Within(t, func() {
+			jobs, _, err := importString("swf", data, Options{})
+			fuzzCheck(t, err)
+			if err == nil {
+				for i := range jobs {
+					if jobs[i].Maps() == 0 {
+						t.Fatalf("job %d has no map", i)
+					}
 				}
 			}
-		}
+		})
 	})
 }
