@@ -146,14 +146,22 @@ func estimates(x *Ctx) (reports.Section, error) {
 	}
 	p := reports.Panel{Title: "SWF-like workload", XLabel: "log-normal error σ on HFSP's sampled sizes", YLabel: "regret against SRPT (%)",
 		Series: []reports.Series{{Label: "HFSP (95% CI)", Kind: reports.Points, X: xs, Y: ys, YLo: los, YHi: his}}}
-	for _, name := range []string{"fsp", "hfsp-user", "sjf", "sjf-user"} {
-		m, _, _ := ci(regret[index[name]])
-		p.Series = append(p.Series, reports.Series{Label: variants[index[name]].label() + " (" + shortSource(name) + ")", Kind: reports.HLine,
-			Y: []float64{100 * m}, Dashed: true})
+	for _, ref := range []struct{ name, label string }{
+		{"fsp", "FSP (exact sizes)"}, {"hfsp-user", "HFSP, users' estimates"}, {"fair", "FAIR (no sizes)"},
+	} {
+		m, _, _ := ci(regret[index[ref.name]])
+		p.Series = append(p.Series, reports.Series{Label: ref.label, Kind: reports.HLine, Y: []float64{100 * m}, Dashed: true})
 	}
+	top := 0.0
+	for _, sr := range p.Series {
+		for _, y := range append(append([]float64(nil), sr.Y...), sr.YHi...) {
+			top = max(top, y)
+		}
+	}
+	p.Y = &reports.Range{Min: 0, Max: 1.15 * top} // regret from 0, headroom for the legend
 	fig := reports.Figure{Name: "estimates", Title: "Sources of job sizes: regret against the oracle",
 		Caption: fmt.Sprintf("%d SWF-like map-only jobs per seed at load %.1f on 100 nodes, users' estimates from round requested times: "+
-			"mean sojourn over SRPT's, less 1, mean over %d seeds (HFSP with 95%% intervals; the lines are means).", swfLikeJobs, swfLikeLoad, len(seeds)),
+			"mean sojourn over SRPT's, less 1, mean over %d seeds (HFSP with 95%% intervals; the lines are means; SJF, far above, is in the table).", swfLikeJobs, swfLikeLoad, len(seeds)),
 		Panels: []reports.Panel{p}}
 	return reports.Section{Title: "Sources of job sizes: exact, the users' estimates, errors, online sampling",
 		Summary: "A workload as bench import swf makes of a parallel workload log: each job a gang of equal tasks, with the user's " +
@@ -161,11 +169,4 @@ func estimates(x *Ctx) (reports.Section, error) {
 			"from the users' estimates, from HFSP's sampling of a job's first tasks, or from that sampling with a log-normal error; " +
 			"each is judged by its mean sojourn time against SRPT's, which knows every remaining size.",
 		Figures: []reports.Figure{fig}, Tables: []reports.Table{tab}}, nil
-}
-
-func shortSource(name string) string {
-	if name == "fsp" || name == "sjf" {
-		return "exact"
-	}
-	return "users' estimates"
 }
