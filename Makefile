@@ -217,7 +217,7 @@ bench-exec: build
 
 # The speed regression check (in .ci/run): fifo-minimal, fifo and hfsp
 # replay fb2010 (seed 1, 100 nodes); each one's time over the floor's
-# (replay.Floor on the same tasks), median of 5 pairs timed back to back,
+# (replay.Floor on the same tasks), the fastest of 5 runs of each,
 # must stay within 20% of its ratio in results/baseline/perf.json, which
 # make perf-baseline rewrites after a deliberate change. About 30 s.
 .PHONY: perf-check perf-baseline

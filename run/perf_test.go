@@ -3,9 +3,9 @@ package run
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
 
 	"sojourn/replay"
@@ -101,8 +101,10 @@ func BenchmarkPerf(b *testing.B) {
 	}
 }
 
-// perfRatios measures each variant's time per replay over the floor's,
-// each pair back to back, the median of reps pairs.
+// perfRatios measures each variant's time per replay over the floor's:
+// the fastest of reps runs of each, the floor timed before each of the
+// variant's runs. Interference from other work only adds time, so the
+// fastest run is the steadiest figure on a shared machine.
 func perfRatios(t *testing.T, tr *traces.Trace, reps int) map[string]float64 {
 	timeOf := func(v perfVariant) float64 {
 		r := testing.Benchmark(func(b *testing.B) {
@@ -119,13 +121,12 @@ func perfRatios(t *testing.T, tr *traces.Trace, reps int) map[string]float64 {
 	}
 	out := map[string]float64{}
 	for _, v := range perfVariants[1:] {
-		var ratios []float64
+		floor, variant := math.Inf(1), math.Inf(1)
 		for range reps {
-			floor := timeOf(perfVariants[0])
-			ratios = append(ratios, timeOf(v)/floor)
+			floor = min(floor, timeOf(perfVariants[0]))
+			variant = min(variant, timeOf(v))
 		}
-		slices.Sort(ratios)
-		out[v.name] = ratios[len(ratios)/2]
+		out[v.name] = variant / floor
 	}
 	return out
 }
