@@ -97,6 +97,15 @@ func TestReplayFlagRanges(t *testing.T) {
 	}
 }
 
+// TestVersusFlagRanges: bench versus checks its cluster flags against the
+// same ranges, naming the flag (not the sweep field it becomes).
+func TestVersusFlagRanges(t *testing.T) {
+	wantOneLine(t, []string{"versus", "--baseline", "fifo", "--candidate", "fair", "--workload", "fb2009", "--seeds", "1", "--nodes", "0"},
+		"bench: --nodes: 0; want an integer from 1 to 1000000")
+	wantOneLine(t, []string{"versus", "--baseline", "fifo", "--candidate", "fair", "--workload", "fb2009", "--seeds", "1", "--mtbf", "NaN"},
+		"bench: --mtbf: NaN; want a number > 0")
+}
+
 // TestGenerateFlagRanges: the generator's counts and times, likewise.
 func TestGenerateFlagRanges(t *testing.T) {
 	dir := t.TempDir()
