@@ -160,3 +160,23 @@ func TestConfigFileErrors(t *testing.T) {
 	}
 	wantOneLine(t, []string{"replay", "--trace", trace, "--scheduler", "fair", "--config", dir}, dir+": is a directory")
 }
+
+// TestNoProgress: a run that can never finish stops at once with one line
+// naming the policy and the jobs, and writes nothing: a FAIR pool that
+// may run no job, disco on one node of 1+1 slots.
+func TestNoProgress(t *testing.T) {
+	dir := t.TempDir()
+	trace := smallTrace(t, dir)
+	pools := filepath.Join(dir, "pools.xml")
+	if err := os.WriteFile(pools, []byte(`<allocations><poolMaxJobsDefault>0</poolMaxJobsDefault></allocations>`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	wantOneLine(t, []string{"replay", "--trace", trace, "--scheduler", "fair", "--fair.pools", pools, "--out", out},
+		"no progress: policy fair has launched, resumed or stopped no task from")
+	wantOneLine(t, []string{"replay", "--trace", trace, "--scheduler", "disco", "--nodes", "1", "--map-slots", "1", "--reduce-slots", "1", "--out", out},
+		"no progress: policy disco")
+	if _, err := os.Stat(out); err == nil {
+		t.Fatalf("a failed run left %s", out)
+	}
+}

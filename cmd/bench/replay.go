@@ -277,6 +277,8 @@ func runReplay(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
+		_, statErr := os.Stat(out)
+		created := out != "" && os.IsNotExist(statErr)
 		// The profile and the printed wall time cover the replay alone.
 		o, err := run.Replay(cell, out, run.Options{Format: format,
 			BeforeReplay: prof.start, AfterReplay: func() { prof.stop(); prog.done() }})
@@ -285,6 +287,9 @@ func runReplay(c *cli.Context) error {
 		}
 		prof.close()
 		if err != nil {
+			if created {
+				os.Remove(out) // the directory this run made, if it is empty
+			}
 			return err
 		}
 		if out != "" {
