@@ -28,8 +28,10 @@ func fuzzResults(f *testing.F, name string, read func(path string) error) {
 	f.Add(data)
 	f.Add(data[:len(data)/2])
 	f.Add([]byte("ARROW1\x00\x00"))
+	// One file per worker process (each runs this function), rewritten
+	// for every input: a directory per input halved the executions.
+	path := filepath.Join(f.TempDir(), "fuzz-"+name)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		path := filepath.Join(t.TempDir(), name)
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -152,10 +152,7 @@ func openArrow(path string) (r *ipc.FileReader, close func(), err error) {
 		if errors.As(err, &pe) {
 			return nil, nil, err
 		}
-		if errors.Is(err, arrowsafe.ErrCorrupt) {
-			return nil, nil, fmt.Errorf("%s: not a sound Arrow IPC file: %w", path, err)
-		}
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", path, err) // "corrupt Arrow IPC file: …"
 	}
 	return f.FileReader, func() { f.Close() }, nil
 }

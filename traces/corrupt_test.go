@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -58,4 +59,24 @@ func sampleBytes(t *testing.T) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// TestTimesBeyondTheClock: submit times and durations the replay's int64
+// microsecond clock cannot hold are refused, naming the row and column.
+func TestTimesBeyondTheClock(t *testing.T) {
+	for _, c := range []struct {
+		edit func(*Trace)
+		want string
+	}{
+		{func(tr *Trace) { tr.Jobs[1].Submit = 9.3e12 }, "row 1, column submit_s: 9.3e+12 s is beyond the replay clock"},
+		{func(tr *Trace) { tr.Jobs[0].MapDurations[0] = 1e13 }, "row 0, column map_durations_s: element 0 is 1e+13"},
+		{func(tr *Trace) { tr.Jobs[1].ReduceDurations[1] = 9.3e12 }, "row 1, column reduce_durations_s: element 1 is 9.3e+12"},
+	} {
+		tr := sample()
+		c.edit(tr)
+		err := tr.Validate()
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("error %v; want %q", err, c.want)
+		}
+	}
 }

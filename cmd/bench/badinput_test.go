@@ -97,6 +97,15 @@ func TestReplayFlagRanges(t *testing.T) {
 	}
 }
 
+// TestVersusFlagRanges: bench versus checks its cluster flags against the
+// same ranges, naming the flag (not the sweep field it becomes).
+func TestVersusFlagRanges(t *testing.T) {
+	wantOneLine(t, []string{"versus", "--baseline", "fifo", "--candidate", "fair", "--workload", "fb2009", "--seeds", "1", "--nodes", "0"},
+		"bench: --nodes: 0; want an integer from 1 to 1000000")
+	wantOneLine(t, []string{"versus", "--baseline", "fifo", "--candidate", "fair", "--workload", "fb2009", "--seeds", "1", "--mtbf", "NaN"},
+		"bench: --mtbf: NaN; want a number > 0")
+}
+
 // TestGenerateFlagRanges: the generator's counts and times, likewise.
 func TestGenerateFlagRanges(t *testing.T) {
 	dir := t.TempDir()
@@ -150,4 +159,24 @@ func TestConfigFileErrors(t *testing.T) {
 		wantOneLine(t, []string{"replay", "--trace", trace, "--scheduler", "fair", "--config", conf}, c.want)
 	}
 	wantOneLine(t, []string{"replay", "--trace", trace, "--scheduler", "fair", "--config", dir}, dir+": is a directory")
+}
+
+// TestNoProgress: a run that can never finish stops at once with one line
+// naming the policy and the jobs, and writes nothing: a FAIR pool that
+// may run no job, disco on one node of 1+1 slots.
+func TestNoProgress(t *testing.T) {
+	dir := t.TempDir()
+	trace := smallTrace(t, dir)
+	pools := filepath.Join(dir, "pools.xml")
+	if err := os.WriteFile(pools, []byte(`<allocations><poolMaxJobsDefault>0</poolMaxJobsDefault></allocations>`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	wantOneLine(t, []string{"replay", "--trace", trace, "--scheduler", "fair", "--fair.pools", pools, "--out", out},
+		"no progress: policy fair has launched, resumed or stopped no task from")
+	wantOneLine(t, []string{"replay", "--trace", trace, "--scheduler", "disco", "--nodes", "1", "--map-slots", "1", "--reduce-slots", "1", "--out", out},
+		"no progress: policy disco")
+	if _, err := os.Stat(out); err == nil {
+		t.Fatalf("a failed run left %s", out)
+	}
 }

@@ -27,7 +27,7 @@ func removeOnInterrupt(w io.Writer, cmd string) (stop func()) {
 			if sig == syscall.SIGTERM {
 				code = 143
 			}
-			fmt.Fprintf(w, "bench: %s: interrupted (%v); removed %d temporary files, wrote nothing\n", cmd, sig, len(removed))
+			fmt.Fprintf(w, "bench: %s: interrupted (%v); removed %d temporary file(s), wrote nothing\n", cmd, sig, len(removed))
 			os.Exit(code)
 		case <-done:
 		}

@@ -309,6 +309,8 @@ func replayOne(c *cli.Context, name, out string, cluster replay.Config, format r
 	if err != nil {
 		return nil, err
 	}
+	_, statErr := os.Stat(out)
+	created := out != "" && os.IsNotExist(statErr)
 	// The profile and the printed wall time cover the replay alone.
 	o, err := run.Replay(cell, out, run.Options{Format: format, WatchShuffle: true,
 		BeforeReplay: prof.start, AfterReplay: func() { prof.stop(); prog.done() }})
@@ -317,6 +319,9 @@ func replayOne(c *cli.Context, name, out string, cluster replay.Config, format r
 	}
 	prof.close()
 	if err != nil {
+		if created {
+			os.Remove(out) // the directory this run made, if it is empty
+		}
 		return nil, err
 	}
 	if out != "" {

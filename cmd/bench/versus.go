@@ -148,6 +148,9 @@ func runVersus(c *cli.Context) error {
 			s.Profiles = append(s.Profiles, w)
 		}
 	}
+	if _, err := clusterConfig(c); err != nil { // the ranges, naming the flag
+		return err
+	}
 	for _, f := range clusterFlags() {
 		if n := f.Names()[0]; n != "seed" && c.IsSet(n) {
 			s.Fixed[n] = flagText(c, n)

@@ -17,6 +17,11 @@ const Limit = 10 * time.Second
 // in f is re-raised on t's goroutine, so the fuzzer records it as usual.
 func Within(t testing.TB, f func()) {
 	t.Helper()
+	within(t, Limit, f)
+}
+
+func within(t testing.TB, limit time.Duration, f func()) {
+	t.Helper()
 	done := make(chan any, 1)
 	go func() {
 		defer func() { done <- recover() }()
@@ -27,7 +32,7 @@ func Within(t testing.TB, f func()) {
 		if p != nil {
 			panic(p)
 		}
-	case <-time.After(Limit):
-		t.Fatalf("no result after %v: the reader hangs on this input", Limit)
+	case <-time.After(limit):
+		t.Fatalf("no result after %v: the reader hangs on this input", limit)
 	}
 }

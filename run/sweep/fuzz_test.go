@@ -23,8 +23,8 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte(tinySweep))
 	f.Add([]byte(`{"name": "x", "workloads": [{"name": "a", "profile": "fb2009", "jobs": 3}], "policies": ["fifo"], "parameters": {"nodes": [10, 20]}, "seeds": [1, 2]}`))
 	f.Add([]byte(`{"name": "x", "workloads": [{"name": "a", "trace": "t.arrow"}], "policies": ["fair"], "fixed": {"fair.preemption": true}}`))
+	path := filepath.Join(f.TempDir(), "sweep.json") // one per worker process
 	f.Fuzz(func(t *testing.T, data []byte) {
-		path := filepath.Join(t.TempDir(), "sweep.json")
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}

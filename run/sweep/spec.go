@@ -178,6 +178,12 @@ func (s *Spec) check() error {
 			return fmt.Errorf("%s: jobs, mean_gap and nodes apply to a profile, not to a trace file", f)
 		case w.Jobs < 0 || w.Nodes < 0 || w.MeanGap < 0:
 			return fmt.Errorf("%s: jobs, mean_gap and nodes must be >= 0", f)
+		case w.Jobs > swim.MaxJobs:
+			return fmt.Errorf("%s.jobs: %d; want 0 (the profile's) to %d", f, w.Jobs, swim.MaxJobs)
+		case w.Nodes > replay.MaxNodes:
+			return fmt.Errorf("%s.nodes: %d; want 0 (100) to %d", f, w.Nodes, replay.MaxNodes)
+		case w.MeanGap > swim.MaxTime:
+			return fmt.Errorf("%s.mean_gap: %v s; want 0 (the profile's) to %g s", f, w.MeanGap, swim.MaxTime)
 		}
 		if w.Profile != "" {
 			if _, err := swim.LookupProfile(w.Profile); err != nil {

@@ -35,6 +35,8 @@ func TestBadSweepFiles(t *testing.T) {
 		{"bad cluster value", `{"name": "x", ` + w + `, "policies": ["fifo"], "fixed": {"nodes": -3}}`, "fixed.nodes: -3; want an integer from 1 to 1000000 nodes"},
 		{"duplicate key", "{\"name\": \"x\", " + w + ",\n \"policies\": [\"fifo\"], \"name\": \"y\"}", `line 2, column 24: key "name" given twice in one object`},
 		{"duplicate nested key", `{"name": "x", "workloads": [{"name": "a", "profile": "fb2009", "jobs": 3, "jobs": 4}], "policies": ["fifo"]}`, `key "jobs" given twice`},
+		{"huge jobs", `{"name": "x", "workloads": [{"name": "a", "profile": "fb2009", "jobs": 2147483648}], "policies": ["fifo"]}`, "workloads[0].jobs: 2147483648; want 0 (the profile's) to 10000000"},
+		{"huge workload nodes", `{"name": "x", "workloads": [{"name": "a", "profile": "fb2009", "nodes": 2147483648}], "policies": ["fifo"]}`, "workloads[0].nodes: 2147483648; want 0 (100) to 1000000"},
 		{"zero nodes", `{"name": "x", ` + w + `, "policies": ["fifo"], "parameters": {"nodes": [10, 0]}}`, "parameters.nodes[1]: 0; want an integer from 1 to 1000000 nodes (leave it out for the default)"},
 		{"huge slots", `{"name": "x", ` + w + `, "policies": ["fifo"], "fixed": {"map-slots": 9223372036854775807}}`, "fixed.map-slots: 9223372036854775807; want an integer from 1 to 1024"},
 		{"mtbf beyond the clock", `{"name": "x", ` + w + `, "policies": ["fifo"], "fixed": {"mtbf": 1e13}}`, "fixed.mtbf: 1e+13; want a number > 0 and <= 1e+12 s"},
