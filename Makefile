@@ -207,7 +207,7 @@ bench-exec: build
 		row="| $$w |"; \
 		for p in fifo-minimal "exec --exec 'python3 clients/python/examples/fifo.py'" sjf "exec --exec 'python3 clients/python/examples/sjf.py'"; do \
 			med=$$(for r in $$(seq $(BENCH_EXEC_REPS)); do \
-				eval $(BENCH) replay --trace $(OUT)/bench/$$w.arrow --scheduler $$p --out $(OUT)/bench/exec-run \
+				eval $(BENCH) replay --trace $(OUT)/bench/$$w.arrow --scheduler $$p --out $(OUT)/bench/exec-run --force \
 					--tasks=false --occupancy=false 2>/dev/null | awk '/^wall time/ {print $$3}'; \
 			done | sort -n | awk '{v[NR] = $$1} END {if (NR) print v[int((NR + 1) / 2)]; else print "failed"}'); \
 			row="$$row $$med |"; \
