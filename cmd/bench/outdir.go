@@ -50,8 +50,10 @@ func resultNames() []string {
 // prepareOut checks a replay's output directory before anything runs: a
 // file, or the results of an earlier run (its manifest or any result file)
 // without force, or a result name that is the trace being read, are
-// errors. With force, the earlier run's manifest is removed first, so the
-// directory no longer claims a complete run while the new one is written.
+// errors. With force, the earlier run's manifest and result files are
+// removed first, so the directory no longer claims a complete run while
+// the new one is written, and a run cut short (even by kill -9) leaves
+// only its own complete files, never a mix of two runs.
 func prepareOut(dir, trace string, force bool) error {
 	fi, err := os.Stat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -79,8 +81,10 @@ func prepareOut(dir, trace string, force bool) error {
 	if !force {
 		return fmt.Errorf("--out: %s holds the results of an earlier run (%s); give --force to replace them", dir, found[0])
 	}
-	if err := os.Remove(filepath.Join(dir, RunManifest)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("--out: %w", err)
+	for _, n := range found { // the manifest first
+		if err := os.Remove(filepath.Join(dir, n)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("--out: %w", err)
+		}
 	}
 	return nil
 }
