@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -11,15 +12,18 @@ import (
 	"time"
 
 	"sojourn/results"
+	"sojourn/run/experiments"
 	"sojourn/traces"
 )
 
-// TestKillNineLeavesNoMixedResults kills bench replay and bench generate
-// with SIGKILL at random moments (seeded) and checks what is left under a
-// final name: every result file complete, readable and of the run that was
-// killed (replays alternate policies into one directory with --force), a
-// run.json only with the whole set, and a generated trace either absent or
-// whole. SIGKILL runs no cleanup, so hidden temporary files may stay; none
+// TestKillNineLeavesNoMixedResults kills bench replay, generate,
+// experiment and sweep with SIGKILL at random moments (seeded) and checks
+// what is left under a final name: every result file complete, readable
+// and of the run that was killed (replays alternate policies into one
+// directory with --force), a run.json only with the whole set; a
+// generated trace absent or whole; an experiment's directory one whole
+// run, old or new (runs alternate seeds); a sweep's cells each whole.
+// SIGKILL runs no cleanup, so hidden temporary files may stay; none
 // carries a final name.
 func TestKillNineLeavesNoMixedResults(t *testing.T) {
 	if testing.Short() {
@@ -55,6 +59,62 @@ func TestKillNineLeavesNoMixedResults(t *testing.T) {
 		}
 	}
 	t.Logf("%d of 12 replays completed before their kill", completed)
+
+	exp := filepath.Join(dir, "exp")
+	for i := range 6 {
+		killAfter := time.Duration(200+rng.IntN(2500)) * time.Millisecond
+		runKilled(t, killAfter, "experiment", "--no-report", "--seeds", "2", "--seed", fmt.Sprint(1+i%2), "--out", exp, "fig3")
+		checkExperimentDir(t, filepath.Join(exp, "fig3"))
+	}
+
+	spec := filepath.Join(dir, "sweep.json")
+	if err := os.WriteFile(spec, []byte(`{"name": "k", "workloads": [{"name": "w", "profile": "fb2010", "jobs": 60}],
+		"policies": ["fifo", "fair", "hfsp"], "seeds": {"from": 1, "to": 4}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sw := filepath.Join(dir, "sweep")
+	for range 4 {
+		killAfter := time.Duration(rng.IntN(1500)) * time.Millisecond
+		runKilled(t, killAfter, "sweep", "--out", sw, spec)
+		cells, _ := os.ReadDir(filepath.Join(sw, "cells"))
+		for _, c := range cells {
+			if strings.HasPrefix(c.Name(), ".") {
+				continue
+			}
+			d := filepath.Join(sw, "cells", c.Name())
+			if _, err := os.ReadFile(filepath.Join(d, "cell.json")); err != nil {
+				t.Fatalf("sweep killed: %s has no cell.json: %v", d, err)
+			}
+			if _, err := results.ReadJobs(filepath.Join(d, results.JobsFile)); err != nil {
+				t.Fatalf("sweep killed: %v", err)
+			}
+		}
+	}
+}
+
+// checkExperimentDir: an experiment's directory, if there, is one run:
+// its manifest's seed is every replay's.
+func checkExperimentDir(t *testing.T, d string) {
+	t.Helper()
+	if _, err := os.Stat(d); os.IsNotExist(err) {
+		return
+	}
+	m, err := experiments.ReadManifest(filepath.Join(d, experiments.ManifestFile))
+	if err != nil {
+		t.Fatalf("experiment killed: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(d, experiments.SectionFile)); err != nil {
+		t.Fatalf("experiment killed: %v", err)
+	}
+	for _, r := range m.Runs {
+		j, err := results.ReadJobs(filepath.Join(d, filepath.FromSlash(r.Dir), results.JobsFile))
+		if err != nil {
+			t.Fatalf("experiment killed: %v", err)
+		}
+		if j.Meta["replay.seed"] != m.Parameters["seed"] {
+			t.Fatalf("experiment killed: %s is of seed %s in a seed %s run", r.Dir, j.Meta["replay.seed"], m.Parameters["seed"])
+		}
+	}
 }
 
 // runKilled runs bench with args and kills it after d, unless it ends

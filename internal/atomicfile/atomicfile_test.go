@@ -151,3 +151,32 @@ func TestAbortAll(t *testing.T) {
 		t.Fatal("Create after AbortAll")
 	}
 }
+
+// ReplaceDir puts the new directory in place of the old, which is gone,
+// and into an empty place as well.
+func TestReplaceDir(t *testing.T) {
+	dir := t.TempDir()
+	final, tmp := dir+"/set", dir+"/.set.partial"
+	for i, content := range []string{"old", "new"} {
+		if err := os.MkdirAll(tmp, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(tmp+"/a", []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := ReplaceDir(tmp, final); err != nil {
+			t.Fatalf("replace %d: %v", i, err)
+		}
+		got, err := os.ReadFile(final + "/a")
+		if err != nil || string(got) != content {
+			t.Fatalf("after replace %d: %q, %v", i, got, err)
+		}
+		if _, err := os.Stat(tmp); !os.IsNotExist(err) {
+			t.Fatalf("after replace %d: %s still there", i, tmp)
+		}
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 1 {
+		t.Errorf("left beside the set: %v", ents)
+	}
+}

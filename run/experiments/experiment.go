@@ -85,10 +85,9 @@ func (e *Env) Run(ex *Experiment) (reports.Section, error) {
 			return reports.Section{}, err
 		}
 	}
-	if err := os.RemoveAll(final); err != nil {
-		return reports.Section{}, err
-	}
-	if err := os.Rename(tmp, final); err != nil {
+	// The new set takes the old one's place in one step: a run killed at
+	// any moment leaves one whole set under the experiment's name.
+	if err := atomicfile.ReplaceDir(tmp, final); err != nil {
 		return reports.Section{}, err
 	}
 	return sec, nil
