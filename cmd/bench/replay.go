@@ -317,7 +317,9 @@ func replayOne(c *cli.Context, name, out string, cluster replay.Config, format r
 	if err == nil && prof != nil {
 		err = prof.err
 	}
-	prof.close()
+	if cerr := prof.close(); err == nil {
+		err = cerr
+	}
 	if err != nil {
 		if created {
 			os.Remove(out) // the directory this run made, if it is empty
@@ -356,8 +358,25 @@ func warnHoarding(w io.Writer, o *run.Outcome) {
 // around the replay; a nil *cpuProfile does nothing.
 type cpuProfile struct {
 	f       *os.File
+	w       errWriter
 	running bool
 	err     error
+}
+
+// errWriter keeps the first write error: the profiler drops its writer's
+// errors, and a profile cut short by a full disk must not pass for one.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(b []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(b)
+	e.err = err
+	return n, err
 }
 
 // newCPUProfile creates the profile's file, if path is set, so that a bad
@@ -370,14 +389,14 @@ func newCPUProfile(path string) (*cpuProfile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--cpuprofile: %w", err)
 	}
-	return &cpuProfile{f: f}, nil
+	return &cpuProfile{f: f, w: errWriter{w: f}}, nil
 }
 
 func (p *cpuProfile) start() {
 	if p == nil {
 		return
 	}
-	if err := pprof.StartCPUProfile(p.f); err != nil {
+	if err := pprof.StartCPUProfile(&p.w); err != nil {
 		p.err = fmt.Errorf("--cpuprofile: %w", err)
 		return
 	}
@@ -391,11 +410,21 @@ func (p *cpuProfile) stop() {
 	}
 }
 
-func (p *cpuProfile) close() {
-	if p != nil {
-		p.stop()
-		p.f.Close()
+// close ends the profile and reports a profile that could not be written
+// whole.
+func (p *cpuProfile) close() error {
+	if p == nil {
+		return nil
 	}
+	p.stop()
+	err := p.f.Close()
+	if p.w.err != nil {
+		err = p.w.err
+	}
+	if err != nil {
+		return fmt.Errorf("--cpuprofile: %s: %w", p.f.Name(), err)
+	}
+	return nil
 }
 
 // printSummary prints the runs' figures side by side, one column per
