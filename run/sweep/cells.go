@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"fmt"
+	"math/big"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -117,6 +118,11 @@ func ParameterNames() []string { return sortedKeys(clusterParams) }
 // depends on the file alone.
 func expand(s *Spec, path string) (*Plan, error) {
 	p := &Plan{Spec: s, Dir: filepath.Dir(path)}
+	// Count first: the combinations of a few long parameter lists run to
+	// hundreds of millions, which must be refused before any is built.
+	if n := cellCount(s); n.gt(maxCells) {
+		return nil, fmt.Errorf("%s cells; want at most %d (fewer parameter values or seeds)", n.String(), maxCells)
+	}
 	checked := map[string]bool{}
 	for wi := range s.Workloads {
 		w := &s.Workloads[wi]
@@ -150,6 +156,32 @@ func expand(s *Spec, path string) (*Plan, error) {
 	}
 	return p, nil
 }
+
+// cellCount is the number of cells expand would build, counted without
+// building them (as a big integer: it may overflow any fixed width).
+func cellCount(s *Spec) *bigCount {
+	total := newBigCount(0)
+	for range s.Workloads {
+		for _, pol := range s.Policies {
+			n := newBigCount(int64(len(s.Seeds)))
+			for k, vs := range s.Parameters {
+				if owner, _, isOpt := strings.Cut(k, "."); !isOpt || owner == pol {
+					n.Mul(n.Int, big.NewInt(int64(len(vs))))
+				}
+			}
+			total.Add(total.Int, n.Int)
+		}
+	}
+	return total
+}
+
+// bigCount is a cell count that compares with maxCells.
+type bigCount struct{ *big.Int }
+
+func newBigCount(v int64) *bigCount { return &bigCount{big.NewInt(v)} }
+
+// Greater than maxCells.
+func (b *bigCount) gt(n int) bool { return b.Cmp(big.NewInt(int64(n))) > 0 }
 
 // product lists every combination of the values of names.
 func product(names []string, values map[string][]Value) []map[string]string {

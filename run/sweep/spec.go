@@ -113,7 +113,10 @@ func (s *Seeds) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-const maxCells = 10_000_000
+// maxCells bounds a sweep: a million cells take about 1.7 GB to list
+// (measured: 4.4 s, 1.7 GB peak for --list of 100 × 100 × 100), and ten
+// times as many would not fit a machine of 16 GB.
+const maxCells = 1_000_000
 
 var workloadName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 

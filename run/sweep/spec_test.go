@@ -1,8 +1,12 @@
 package sweep
 
 import (
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestBadSweepFiles: each mistake gives one line naming the file and the
@@ -133,5 +137,31 @@ func TestShards(t *testing.T) {
 	}
 	if len(mine) != 3 || mine[0] != 1 || mine[1] != 4 || mine[2] != 7 || !(Shard{}).Owns(5) {
 		t.Errorf("shard 1/3 owns %v", mine)
+	}
+}
+
+// A sweep of too many cells is refused before any is built: three
+// parameters of 599 values (215 million combinations) used to hang.
+func TestTooManyCellsRefusedAtOnce(t *testing.T) {
+	vals := make([]string, 599)
+	for i := range vals {
+		vals[i] = strconv.Itoa(i + 1)
+	}
+	list := "[" + strings.Join(vals, ", ") + "]"
+	spec := `{"name": "x", "workloads": [{"name": "w", "profile": "fb2009"}], "policies": ["fair"],
+		"parameters": {"nodes": ` + list + `, "map-slots": ` + list + `, "reduce-slots": ` + list + `}}`
+	path := filepath.Join(t.TempDir(), "big.json")
+	if err := os.WriteFile(path, []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := Load(path); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "214921799 cells; want at most 1000000") {
+			t.Fatalf("error %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Load of 215 million cells still running after 10 s")
 	}
 }
