@@ -93,3 +93,35 @@ func FuzzParseSummary(f *testing.F) {
 		})
 	})
 }
+
+// A summary whose groups' seeds, traces and cells disagree in number (bench
+// compare indexed one by the other and panicked), or that has no group
+// (a broken baseline compared as "no regression"), is refused.
+func TestSummaryGroupsChecked(t *testing.T) {
+	c := sampleCell()
+	mk := func(seeds []uint64, traces []string, cells []int) []byte {
+		g := &Group{Workload: c.Workload, Policy: c.Policy, Params: c.Params, Seeds: seeds, Traces: traces, Cells: cells,
+			PerJob: c.PerJob, Figures: c.Figures}
+		data, err := encodeJSON(&Summary{Format: SummaryFormat, Sweep: "t", Groups: []*Group{g}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	for _, bad := range []struct {
+		data []byte
+		want string
+	}{
+		{mk([]uint64{1}, []string{"a", "b"}, []int{0, 1}), "1 seeds, 2 trace_sha256 and 2 cells"},
+		{mk(nil, nil, nil), "0 seeds"},
+		{[]byte(`{"format": "sojourn-summary/1", "groups": []}`), "no groups"},
+		{[]byte(`{"format": "sojourn-summary/1"}`), "no groups"},
+	} {
+		if _, err := ParseSummary(bad.data, "summary.json"); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("error %v, want %q", err, bad.want)
+		}
+	}
+	if _, err := ParseSummary(mk([]uint64{1}, []string{"a"}, []int{0}), "summary.json"); err != nil {
+		t.Errorf("a good summary refused: %v", err)
+	}
+}

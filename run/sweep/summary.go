@@ -189,7 +189,14 @@ func ParseSummary(data []byte, name string) (*Summary, error) {
 	if s.Format != SummaryFormat {
 		return nil, fmt.Errorf("%s: format %q, want %q (a summary.json of bench sweep)", path, s.Format, SummaryFormat)
 	}
+	if len(s.Groups) == 0 {
+		return nil, fmt.Errorf("%s: no groups; a summary of bench sweep has one per workload, policy and parameters", path)
+	}
 	for i, g := range s.Groups {
+		if len(g.Seeds) == 0 || len(g.Traces) != len(g.Seeds) || len(g.Cells) != len(g.Seeds) {
+			return nil, fmt.Errorf("%s: groups[%d] (%s): %d seeds, %d trace_sha256 and %d cells; want one of each per seed",
+				path, i, g.Key(), len(g.Seeds), len(g.Traces), len(g.Cells))
+		}
 		p := &g.PerJob
 		n := len(p.SojournS)
 		if len(p.Slowdown) != n || len(p.NodeLocalMaps) != n || len(p.Maps) != n || n == 0 {
