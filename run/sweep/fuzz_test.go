@@ -95,8 +95,9 @@ func FuzzParseSummary(f *testing.F) {
 }
 
 // A summary whose groups' seeds, traces and cells disagree in number (bench
-// compare indexed one by the other and panicked), or that has no group
-// (a broken baseline compared as "no regression"), is refused.
+// compare indexed one by the other and panicked), that has no group (a
+// broken baseline compared as "no regression"), or whose per-job lists
+// hold a null (read as 0 before), is refused.
 func TestSummaryGroupsChecked(t *testing.T) {
 	c := sampleCell()
 	mk := func(seeds []uint64, traces []string, cells []int) []byte {
@@ -116,6 +117,8 @@ func TestSummaryGroupsChecked(t *testing.T) {
 		{mk(nil, nil, nil), "0 seeds"},
 		{[]byte(`{"format": "sojourn-summary/1", "groups": []}`), "no groups"},
 		{[]byte(`{"format": "sojourn-summary/1"}`), "no groups"},
+		{[]byte(`{"format": "sojourn-summary/1", "groups": [{"seeds": [1], "trace_sha256": ["a"], "cells": [0],
+			"per_job": {"sojourn_s": [1, null], "slowdown": [1, 1], "node_local_maps": [1, 1], "maps": [1, 1]}}]}`), "per_job.sojourn_s[1] is null"},
 	} {
 		if _, err := ParseSummary(bad.data, "summary.json"); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("error %v, want %q", err, bad.want)

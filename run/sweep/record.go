@@ -61,6 +61,37 @@ type PerJob struct {
 	Maps          []float64 `json:"maps"`            // maps finished (any locality)
 }
 
+// UnmarshalJSON reads the lists, refusing a null in them: decoded into a
+// float64 a null would silently read as 0.
+func (p *PerJob) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		SojournS      []*float64 `json:"sojourn_s"`
+		Slowdown      []*float64 `json:"slowdown"`
+		NodeLocalMaps []*float64 `json:"node_local_maps"`
+		Maps          []*float64 `json:"maps"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	for _, l := range []struct {
+		name string
+		in   []*float64
+		out  *[]float64
+	}{
+		{"sojourn_s", raw.SojournS, &p.SojournS}, {"slowdown", raw.Slowdown, &p.Slowdown},
+		{"node_local_maps", raw.NodeLocalMaps, &p.NodeLocalMaps}, {"maps", raw.Maps, &p.Maps},
+	} {
+		*l.out = nil
+		for i, v := range l.in {
+			if v == nil {
+				return fmt.Errorf("per_job.%s[%d] is null; want a number", l.name, i)
+			}
+			*l.out = append(*l.out, *v)
+		}
+	}
+	return nil
+}
+
 func (p *PerJob) append(q *PerJob) {
 	p.SojournS = append(p.SojournS, q.SojournS...)
 	p.Slowdown = append(p.Slowdown, q.Slowdown...)
