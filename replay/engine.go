@@ -100,6 +100,10 @@ type Engine struct {
 	// last progress, and its time (-1: not yet watching).
 	progEvents int64
 	progAt     Time
+	// endsSeen and endsAt watch for churn under node failures: the task
+	// ends counted when last seen to change, and when (-1: not yet).
+	endsSeen int64
+	endsAt   Time
 
 	// recycled per-job arrays
 	taskSlabs  slabs[task]
@@ -156,7 +160,7 @@ func newEngine(jobs int, sched Scheduler, cfg Config) (*Engine, error) {
 	if sched == nil {
 		return nil, errors.New("replay: no scheduler")
 	}
-	e := &Engine{cfg: cfg, sched: sched, check: !cfg.NoInvariantChecks, progAt: -1}
+	e := &Engine{cfg: cfg, sched: sched, check: !cfg.NoInvariantChecks, progAt: -1, endsAt: -1}
 	e.pre, _ = sched.(Preempter)
 	e.interval = Seconds(cfg.Heartbeat)
 	if e.interval <= 0 {

@@ -29,6 +29,11 @@ func (e *Engine) stallLimit() Time {
 // than a task end or an arrival; it is cheap (two comparisons) while the
 // run moves.
 func (e *Engine) progress() error {
+	if e.cfg.MTBF > 0 && e.nextJob == len(e.jobs) {
+		if err := e.churn(); err != nil {
+			return err
+		}
+	}
 	if e.nextJob < len(e.jobs) || e.q.ends.n > 0 {
 		return nil // a job or a task end is still to come
 	}
@@ -51,4 +56,44 @@ func (e *Engine) progress() error {
 	}
 	return fmt.Errorf("%w: policy %s has launched, resumed or stopped no task from %.1f s to %.1f s, with every job submitted and no task running to its end; %d jobs can never run (job ids %s)",
 		ErrNoProgress, e.sched.Name(), e.progAt.Sec(), e.now.Sec(), e.unfinished, strings.Join(ids, ", "))
+}
+
+// churn watches a run with node failures for attempts that launch and are
+// lost without end: every job submitted and no task finished for a day
+// and for ten times the longest task still to finish (node failures more
+// frequent than the tasks are long, as with --mtbf 10 and tasks of
+// minutes). Such a run would heartbeat to the horizon.
+func (e *Engine) churn() error {
+	if e.stats.TaskEnds != e.endsSeen || e.endsAt < 0 {
+		e.endsSeen, e.endsAt = e.stats.TaskEnds, e.now
+		return nil
+	}
+	if e.now-e.endsAt < e.stallLimit() {
+		return nil
+	}
+	// Only now, rarely, the longest unfinished task.
+	var longest float64
+	var ids []string
+	for i := range e.jobs {
+		j := &e.jobs[i]
+		if j.done {
+			continue
+		}
+		for _, d := range j.tj.MapDurations {
+			longest = max(longest, d)
+		}
+		for _, d := range j.tj.ReduceDurations {
+			longest = max(longest, d)
+		}
+		if len(ids) < 10 {
+			ids = append(ids, fmt.Sprint(j.id))
+		} else if len(ids) == 10 {
+			ids = append(ids, "…")
+		}
+	}
+	if e.now-e.endsAt < Seconds(10*longest) {
+		return nil
+	}
+	return fmt.Errorf("%w: no task has finished from %.1f s to %.1f s under policy %s: node failures (MTBF %g s) end every attempt before it can finish (the longest task left takes %.0f s); %d jobs can never finish (job ids %s)",
+		ErrNoProgress, e.endsAt.Sec(), e.now.Sec(), e.sched.Name(), e.cfg.MTBF, longest, e.unfinished, strings.Join(ids, ", "))
 }
