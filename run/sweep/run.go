@@ -54,6 +54,11 @@ func (r *Runner) Run(ctx context.Context, p *Plan) (Report, error) {
 	if err := r.claim(p); err != nil {
 		return rep, err
 	}
+	release, err := lockShard(r.Dir, r.Shard)
+	if err != nil {
+		return rep, err
+	}
+	defer release()
 	if err := r.removePartials(); err != nil {
 		return rep, err
 	}

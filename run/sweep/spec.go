@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -135,6 +136,9 @@ func decode(path string, data []byte) (*Spec, error) {
 			return nil, fmt.Errorf("%s: line %d, column %d: %v", path, line, col, syn)
 		case errors.As(err, &typ):
 			return nil, fmt.Errorf("%s: field %s: want %s, got %s", path, typ.Field, typ.Type, typ.Value)
+		case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+			line, col := position(data, int64(len(data)))
+			return nil, fmt.Errorf("%s: line %d, column %d: the file ends inside a JSON value (truncated?)", path, line, col)
 		case strings.HasPrefix(err.Error(), "json: unknown field "):
 			return nil, fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "json: "))
 		}
@@ -215,10 +219,17 @@ func (s *Spec) check() error {
 		if _, dup := s.Fixed[k]; dup {
 			return fmt.Errorf("parameters.%s: also in fixed", k)
 		}
+		seen := map[Value]int{}
 		for i, v := range s.Parameters[k] {
 			if err := checkParam(k, v, pols); err != nil {
 				return fmt.Errorf("parameters.%s[%d]: %v", k, i, err)
 			}
+			// Two equal values would make two groups of identical cells,
+			// which bench compare would pool as extra seeds.
+			if j, ok := seen[v]; ok {
+				return fmt.Errorf("parameters.%s[%d]: %s is parameters.%s[%d] again", k, i, v, k, j)
+			}
+			seen[v] = i
 		}
 	}
 	for _, k := range sortedKeys(s.Fixed) {

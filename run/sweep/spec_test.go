@@ -16,6 +16,9 @@ func TestBadSweepFiles(t *testing.T) {
 	for _, c := range []struct{ name, text, want string }{
 		{"syntax", "{\n  \"name\": \"x\",\n  \"policies\": [\"fifo\",]\n}", "line 3, column 23: invalid character ']'"},
 		{"unknown field", `{"name": "x", ` + w + `, "polices": ["fifo"]}`, `unknown field "polices"`},
+		{"truncated", `{"name": "x", "workloads": [`, "line 1, column 29: the file ends inside a JSON value"},
+		{"duplicate value", `{"name": "x", ` + w + `, "policies": ["fifo"], "parameters": {"nodes": [10, 20, 10]}}`,
+			"parameters.nodes[2]: 10 is parameters.nodes[0] again"},
 		{"type", `{"name": "x", "workloads": [{"name": "a", "profile": "fb2009", "jobs": "three"}], "policies": ["fifo"]}`,
 			"field workloads.jobs: want int, got string"},
 		{"no name", `{` + w + `, "policies": ["fifo"]}`, "name: missing"},
@@ -164,4 +167,31 @@ func TestTooManyCellsRefusedAtOnce(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Load of 215 million cells still running after 10 s")
 	}
+}
+
+// An unsharded sweep holds its directory alone; the shards of an array
+// share it.
+func TestSweepDirectoryLock(t *testing.T) {
+	dir := t.TempDir()
+	release, err := lockShard(dir, Shard{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lockShard(dir, Shard{}); err == nil || !strings.Contains(err.Error(), "another bench sweep is running") {
+		t.Errorf("a second unsharded run: %v", err)
+	}
+	if _, err := lockShard(dir, Shard{Index: 1, Count: 3}); err == nil {
+		t.Error("a shard beside an unsharded run was let in")
+	}
+	release()
+	r1, err1 := lockShard(dir, Shard{Index: 0, Count: 3})
+	r2, err2 := lockShard(dir, Shard{Index: 1, Count: 3})
+	if err1 != nil || err2 != nil {
+		t.Fatalf("two shards of one array: %v, %v", err1, err2)
+	}
+	if _, err := lockShard(dir, Shard{}); err == nil {
+		t.Error("an unsharded run beside the shards was let in")
+	}
+	r1()
+	r2()
 }
