@@ -141,6 +141,16 @@ func (r *Runner) claim(p *Plan) error {
 // directories of cells it was writing. Other shards' are left alone, as
 // they may be running in the same directory.
 func (r *Runner) removePartials() error {
+	if r.Shard.Count <= 1 {
+		// Alone in the directory (lockShard): a killed run's temporary
+		// trace files are debris too. Shards may be writing theirs.
+		tmps, _ := filepath.Glob(filepath.Join(r.Dir, "traces", ".*.tmp-*"))
+		for _, t := range tmps {
+			if err := os.Remove(t); err != nil {
+				return err
+			}
+		}
+	}
 	parent := filepath.Join(r.Dir, "cells")
 	ents, err := os.ReadDir(parent)
 	if os.IsNotExist(err) {

@@ -372,3 +372,28 @@ func TestMergeChecksCells(t *testing.T) {
 		}
 	}
 }
+
+// A resumed unsharded sweep removes the temporary trace files a killed run
+// left (a kill -9 runs no cleanup), and nothing else.
+func TestResumeRemovesTraceDebris(t *testing.T) {
+	p := load(t, `{"name": "d", "workloads": [{"name": "a", "profile": "fb2009", "jobs": 4, "nodes": 10}],
+		"policies": ["fifo"], "seeds": [1]}`)
+	dir := t.TempDir()
+	if _, err := runner(dir, &counter{}).Run(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	debris := writeFile(t, filepath.Join(dir, "traces"), ".a-seed2.arrow.tmp-12345", "half a trace")
+	before := tree(t, dir)
+	if _, err := runner(dir, &counter{}).Run(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(debris); !os.IsNotExist(err) {
+		t.Errorf("%s left after a resume: %v", debris, err)
+	}
+	after := tree(t, dir)
+	for name := range before {
+		if _, ok := after[name]; !ok && !strings.Contains(name, ".tmp-") {
+			t.Errorf("%s removed by the resume", name)
+		}
+	}
+}
