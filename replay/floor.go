@@ -34,10 +34,10 @@ func Floor(tr *traces.Trace, nodes, mapSlots, reduceSlots int) (FloorResult, err
 		}
 	}
 	for arrived := 0; arrived < len(tr.Jobs) || len(f.heap) > 0; {
-		if arrived < len(tr.Jobs) && (len(f.heap) == 0 || toTime(tr.Jobs[arrived].Submit) <= f.heap[0].at) {
+		if arrived < len(tr.Jobs) && (len(f.heap) == 0 || Seconds(tr.Jobs[arrived].Submit) <= f.heap[0].at) {
 			j := int32(arrived)
 			arrived++
-			f.now = max(f.now, toTime(tr.Jobs[j].Submit))
+			f.now = max(f.now, Seconds(tr.Jobs[j].Submit))
 			f.left[j] = int32(len(tr.Jobs[j].MapDurations))
 			if f.left[j] > 0 {
 				f.queue[Map] = append(f.queue[Map], j)
@@ -83,8 +83,6 @@ type completion struct {
 	kind TaskKind
 }
 
-func toTime(s float64) Time { return Time(s * 1e6) }
-
 func (f *floor) queueReduces(j int32) {
 	f.next[j] = 0
 	if len(f.jobs[j].ReduceDurations) > 0 {
@@ -106,7 +104,7 @@ func (f *floor) assign(k TaskKind) {
 		}
 		node := f.idle[k][len(f.idle[k])-1]
 		f.idle[k] = f.idle[k][:len(f.idle[k])-1]
-		f.push(completion{at: f.now + toTime(d), job: j, node: node, kind: k})
+		f.push(completion{at: f.now + Seconds(d), job: j, node: node, kind: k})
 		f.events++
 	}
 }

@@ -1,6 +1,10 @@
 package reports
 
-import "fmt"
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+)
 
 // The report model: what an experiment hands to this package. It is plain
 // data (JSON-friendly, no NaN or Inf) so that an experiment can save its
@@ -127,8 +131,32 @@ type Claim struct {
 	HoldsIn       int  `json:"holds_in"`
 	Deterministic bool `json:"deterministic,omitempty"`
 	// Values are the claim's figure on each seed, in seed order, in the
-	// unit of its tolerance.
-	Values []float64 `json:"values,omitempty"`
+	// unit of its tolerance; null where it could not be computed.
+	Values []Number `json:"values,omitempty"`
+}
+
+// Number is a figure that JSON writes as null when it is NaN or infinite
+// (JSON has neither) and reads back as NaN, rather than as a made-up 0.
+type Number float64
+
+// MarshalJSON writes null for NaN and ±Inf.
+func (n Number) MarshalJSON() ([]byte, error) {
+	if f := float64(n); math.IsNaN(f) || math.IsInf(f, 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(float64(n))
+}
+
+// UnmarshalJSON reads null as NaN.
+func (n *Number) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*n = Number(math.NaN())
+		return nil
+	}
+	var f float64
+	err := json.Unmarshal(b, &f)
+	*n = Number(f)
+	return err
 }
 
 // SeedsCell is the claim's "holds in k of N seeds" for a table.

@@ -85,7 +85,7 @@ func meanInterval(xs []float64) (mean, lo, hi float64) {
 func claimFrom[T any](c check[T], values, bounds []float64, deterministic bool) reports.Claim {
 	mean, lo, hi := meanInterval(values)
 	cl := reports.Claim{Statement: c.statement, Paper: c.paper, Tolerance: c.tol.text, Note: c.note,
-		Seeds: len(values), Deterministic: deterministic, Values: finiteValues(values)}
+		Seeds: len(values), Deterministic: deterministic, Values: numbers(values)}
 	for _, v := range values {
 		if c.tol.contains(v) {
 			cl.HoldsIn++
@@ -113,22 +113,23 @@ func claimFrom[T any](c check[T], values, bounds []float64, deterministic bool) 
 	return cl
 }
 
-// finiteValues is xs with NaN and infinities as 0 (JSON has neither);
-// a claim with such a value says so in Ours.
-func finiteValues(xs []float64) []float64 {
-	out := make([]float64, len(xs))
+// numbers are a claim's values to keep: 6 decimals, NaN kept (null in
+// JSON) where a seed's figure could not be computed.
+func numbers(xs []float64) []reports.Number {
+	out := make([]reports.Number, len(xs))
 	for i, v := range xs {
+		out[i] = reports.Number(v)
 		if !math.IsNaN(v) && !math.IsInf(v, 0) {
-			out[i] = round(v, 6)
+			out[i] = reports.Number(round(v, 6))
 		}
 	}
 	return out
 }
 
-// judge computes every check on every seed of the run: measure replays
-// (in memory, shared through Env's memo) what the checks need on one
-// seed; the seeds run in parallel on the Env's workers.
-func judge[T any](x *Ctx, checks []check[T], measure func(seed uint64) (T, error)) ([]reports.Claim, error) {
+// overSeeds runs measure for every seed of the run's claims (Env.Seeds),
+// the seeds in parallel on the Env's workers, and returns the results in
+// seed order.
+func overSeeds[T any](x *Ctx, measure func(seed uint64) (T, error)) ([]T, error) {
 	seeds := x.Env.seeds()
 	per := make([]T, len(seeds))
 	pool := run.Pool{Workers: x.Env.workers(), Name: x.Name + " seeds", Progress: x.Env.Progress}
@@ -144,9 +145,20 @@ func judge[T any](x *Ctx, checks []check[T], measure func(seed uint64) (T, error
 		return nil, err
 	}
 	x.Param("claim_seeds", fmt.Sprintf("%d (%d to %d)", len(seeds), seeds[0], seeds[len(seeds)-1]))
+	return per, nil
+}
+
+// judge computes every check on every seed of the run: measure replays
+// (in memory, shared through Env's memo) what the checks need on one
+// seed.
+func judge[T any](x *Ctx, checks []check[T], measure func(seed uint64) (T, error)) ([]reports.Claim, error) {
+	per, err := overSeeds(x, measure)
+	if err != nil {
+		return nil, err
+	}
 	var out []reports.Claim
 	for _, c := range checks {
-		values := make([]float64, len(seeds))
+		values := make([]float64, len(per))
 		var bounds []float64
 		for i, m := range per {
 			values[i] = c.value(m)

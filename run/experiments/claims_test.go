@@ -87,7 +87,7 @@ func TestClaimValuesMatchResultFiles(t *testing.T) {
 	}
 	for i, class := range []string{"small", "medium", "big"} {
 		want := classMean("hfsp", class) / classMean("fair", class)
-		if got := all["fig3"].Claims[i].Values[0]; math.Abs(got-want) > 1e-6 {
+		if got := all["fig3"].Claims[i].Values[0]; math.Abs(float64(got)-want) > 1e-6 {
 			t.Errorf("fig3 %s: claim on seed 1 %v, result files %v", class, got, want)
 		}
 	}
@@ -95,7 +95,7 @@ func TestClaimValuesMatchResultFiles(t *testing.T) {
 		mean := func(p string) float64 {
 			return analysis.Mean(readJobs(t, dir, "tables", filepath.Join(w, p)).Sojourn)
 		}
-		if got, want := all["tables"].Claims[i].Values[0], mean("fifo")/mean("hfsp"); math.Abs(got-want) > 1e-6 {
+		if got, want := all["tables"].Claims[i].Values[0], mean("fifo")/mean("hfsp"); math.Abs(float64(got)-want) > 1e-6 {
 			t.Errorf("%s FIFO/HFSP: claim on seed 1 %v, result files %v", w, got, want)
 		}
 	}

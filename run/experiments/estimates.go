@@ -1,8 +1,8 @@
 package experiments
 
 import (
-	"context"
 	"fmt"
+	"strings"
 
 	"sojourn/analysis"
 	"sojourn/replay/scenario"
@@ -70,18 +70,10 @@ func (v estimateVariant) label() string {
 	case "easy-synthetic":
 		return "FAIR+EASY, synthetic"
 	}
-	if s, ok := cutLognormal(v.name); ok {
+	if s, ok := strings.CutPrefix(v.name, "hfsp-lognormal-"); ok {
 		return "HFSP, σ = " + s
 	}
 	return label(v.policy)
-}
-
-func cutLognormal(name string) (string, bool) {
-	const p = "hfsp-lognormal-"
-	if len(name) > len(p) && name[:len(p)] == p {
-		return name[len(p):], true
-	}
-	return "", false
 }
 
 func estimates(x *Ctx) (reports.Section, error) {
@@ -97,28 +89,30 @@ func estimates(x *Ctx) (reports.Section, error) {
 		return reports.Section{}, err
 	}
 	// Every variant on every seed, in memory: its mean sojourn over SRPT's.
-	seeds := x.Env.seeds()
-	regret := make([][]float64, len(variants)) // [variant][seed]
-	for i := range regret {
-		regret[i] = make([]float64, len(seeds))
-	}
-	pool := run.Pool{Workers: x.Env.workers(), Name: x.Name + " seeds", Progress: x.Env.Progress}
-	_, err := pool.Run(context.Background(), len(seeds), func(si int) error {
+	perSeed, err := overSeeds(x, func(seed uint64) ([]float64, error) {
 		means := make([]float64, len(variants))
 		for i, v := range variants {
-			jobs, err := x.Env.jobs(seedReplay{profile: swfLike, policy: v.policy, options: v.options}, seeds[si])
+			jobs, err := x.Env.jobs(seedReplay{profile: swfLike, policy: v.policy, options: v.options}, seed)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			means[i] = meanSojourn(jobs)
 		}
-		for i := range variants {
-			regret[i][si] = means[i]/means[0] - 1
+		srpt := means[0] // variants[0]
+		for i := range means {
+			means[i] = means[i]/srpt - 1 // regret
 		}
-		return nil
+		return means, nil
 	})
 	if err != nil {
 		return reports.Section{}, err
+	}
+	seeds := x.Env.seeds()
+	regret := make([][]float64, len(variants)) // [variant][seed]
+	for i := range regret {
+		for _, m := range perSeed {
+			regret[i] = append(regret[i], m[i])
+		}
 	}
 	tab := reports.Table{Name: "estimates-regret", Title: "SWF-like workload: mean sojourn time over SRPT's, per source of job sizes",
 		Columns: []string{"policy", "sizes from", "regret: mean [95% interval]", "seeds", "worst seed"},

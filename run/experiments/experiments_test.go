@@ -480,7 +480,7 @@ func TestDiscoSeeds(t *testing.T) {
 		if want := ratio(f.Sojourn[1] / d.Sojourn[1]); all["disco"].Tables[0].Rows[i][3] != want {
 			t.Errorf("seed %d: speed-up %s in the table, %s from the result files", seed, all["disco"].Tables[0].Rows[i][3], want)
 		}
-		if got := all["disco"].Claims[0].Values[i]; math.Abs(got-f.Sojourn[1]/d.Sojourn[1]) > 1e-6 {
+		if got := all["disco"].Claims[0].Values[i]; math.Abs(float64(got)-f.Sojourn[1]/d.Sojourn[1]) > 1e-6 {
 			t.Errorf("seed %d: claim's speed-up %v, the result files' %v", seed, got, f.Sojourn[1]/d.Sojourn[1])
 		}
 		if d.Sojourn[1] >= f.Sojourn[1] {

@@ -113,7 +113,7 @@ func classMeanRatio(class string) func(map[string][]replay.JobResult) float64 {
 					xs = append(xs, jobs[i].Sojourn().Sec())
 				}
 			}
-			return meanOf(xs)
+			return analysis.Mean(xs)
 		}
 		return mean(runs["hfsp"]) / mean(runs["fair"])
 	}

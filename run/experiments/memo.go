@@ -129,16 +129,10 @@ func sojourns(jobs []replay.JobResult) []float64 {
 	return out
 }
 
-func meanSojourn(jobs []replay.JobResult) float64 { return meanOf(sojourns(jobs)) }
+// meanSojourn and nodeLocalFraction are replay.Result's figures of a
+// replay's jobs.
+func meanSojourn(jobs []replay.JobResult) float64 { return (&replay.Result{Jobs: jobs}).MeanSojourn() }
 
-// meanOf is the mean, NaN for no values.
-func meanOf(xs []float64) float64 {
-	if len(xs) == 0 {
-		return nan
-	}
-	var s float64
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
+func nodeLocalFraction(jobs []replay.JobResult) float64 {
+	return (&replay.Result{Jobs: jobs}).NodeLocalFraction()
 }

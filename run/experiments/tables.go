@@ -134,19 +134,6 @@ func loadTable(x *Ctx) (reports.Table, error) {
 	return tab, nil
 }
 
-// jobsNodeLocal is the fraction of finished maps that ran node-local.
-func jobsNodeLocal(jobs []replay.JobResult) float64 {
-	var local, all int64
-	for i := range jobs {
-		local += int64(jobs[i].NodeLocal)
-		all += int64(jobs[i].NodeLocal + jobs[i].RackLocal + jobs[i].OffRack)
-	}
-	if all == 0 {
-		return nan
-	}
-	return float64(local) / float64(all)
-}
-
 // tablesChecks are the summary tables' claims on one seed's runs of both
 // workloads under every compared policy.
 func tablesChecks() []check[map[string]map[string][]replay.JobResult] {
@@ -165,9 +152,9 @@ func tablesChecks() []check[map[string]map[string][]replay.JobResult] {
 	}
 	out = append(out,
 		check[runs]{statement: "FB2009: FAIR's maps 98% node-local", paper: "98%", tol: between(0.96, 1, "98% ± 2 points"), show: showPct,
-			value: func(r runs) float64 { return jobsNodeLocal(r["fb2009"]["fair"]) }},
+			value: func(r runs) float64 { return nodeLocalFraction(r["fb2009"]["fair"]) }},
 		check[runs]{statement: "FB2009: HFSP's maps 100% node-local", paper: "100%", tol: atLeast(0.995, "≥ 99.5%"), show: showPct,
-			value: func(r runs) float64 { return jobsNodeLocal(r["fb2009"]["hfsp"]) },
+			value: func(r runs) float64 { return nodeLocalFraction(r["fb2009"]["hfsp"]) },
 			note: "Every policy delays maps by Hadoop's rule, crediting a job the heartbeats it skipped; when HFSP credited the " +
 				"wall-clock time since a job's first skip, its maps were 99.0% node-local on seed 1 and its small jobs' 38%."})
 	for _, w := range []string{"fb2009", "fb2010"} {
