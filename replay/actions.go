@@ -13,8 +13,21 @@ type Heartbeat struct {
 // Node is the index of the reporting node.
 func (h *Heartbeat) Node() int32 { return h.node }
 
-// Free is the number of free slots of kind k on the node.
+// Free is the number of free slots of kind k on the node; in the
+// container model, the number of minimum-size containers that fit in
+// what the node has left (a task asking for more may not fit: see Fits).
 func (h *Heartbeat) Free(k TaskKind) int { return int(h.e.nodes[h.node].free[k]) }
+
+// Fits reports whether a task of kind k of job j fits in what the node
+// has left: a free slot of its kind, or room for its container on every
+// resource the policy counts.
+func (h *Heartbeat) Fits(j int32, k TaskKind) bool {
+	return h.e.fits(&h.e.nodes[h.node], h.e.request(j, k))
+}
+
+// Available is what the node has not allocated, resource by resource
+// (View.ResourceNames).
+func (h *Heartbeat) Available() Resources { return h.e.nodes[h.node].avail }
 
 // Running lists the tasks running on the node. The slice is the engine's:
 // read it, do not keep or change it, and re-read after an action.
@@ -60,14 +73,14 @@ func (h *Heartbeat) Launch(t TaskRef) error {
 	switch {
 	case tk.state != pending:
 		return h.invalid(t, "launch of a task that is not pending")
-	case n.free[t.Kind] <= 0:
-		return h.invalid(t, "launch with no free %s slot", t.Kind)
+	case !e.fits(n, e.request(t.Job, t.Kind)):
+		return h.noRoom(t, "launch")
 	case t.Kind == Reduce && !j.reducesEligible:
 		return h.invalid(t, "reduce launched before slow-start (%d of %d maps finished, %d needed)",
 			j.finished[Map], len(j.maps), j.slowStartMaps)
 	}
 	now := e.now
-	swap := e.swapOutFor(h.node, t.Kind, h.memory(j, t.Kind))
+	swap := e.swapFor(h.node, t, j)
 	tk.state = running
 	if t.Kind == Map {
 		j.pendingMaps[t.Index>>6] &^= 1 << (t.Index & 63)
@@ -86,6 +99,8 @@ func (h *Heartbeat) Launch(t TaskRef) error {
 			e.violate("job %d %s %d launched at %v before submit %v", t.Job, t.Kind, t.Index, now, j.submit)
 		case t.Kind == Reduce && now < j.eligibleAt:
 			e.violate("job %d reduce %d launched at %v before slow-start at %v", t.Job, t.Index, now, j.eligibleAt)
+		case e.model == ContainerModel && (j.amNode < 0 || now < j.amStart):
+			e.violate("job %d %s %d launched at %v before its ApplicationMaster", t.Job, t.Kind, t.Index, now)
 		}
 	}
 	if !j.launchedOnce {
@@ -136,11 +151,58 @@ func scaled(w Time, f, speed float64) Time {
 	return Seconds(w.Sec() * f / speed)
 }
 
-func (h *Heartbeat) memory(j *job, k TaskKind) int64 {
-	if k == Map {
-		return j.tj.MapMemoryBytes
+// noRoom refuses an action for want of a slot or of room for the
+// container.
+func (h *Heartbeat) noRoom(t TaskRef, what string) error {
+	e := h.e
+	if e.model == SlotModel {
+		return h.invalid(t, "%s with no free %s slot", what, t.Kind)
 	}
-	return j.tj.ReduceMemoryBytes
+	n := &e.nodes[h.node]
+	return h.invalid(t, "%s of a container of %s on a node with %s left", what,
+		formatRes(e.request(t.Job, t.Kind), e.resNames), formatRes(&n.avail, e.resNames))
+}
+
+// swapFor is the swap-out delay of launching t on node ni: in the slot
+// model a suspended task of its kind gives up the memory t needs; in the
+// container model suspended containers are swapped out, oldest first,
+// while the node's resident memory would exceed its capacity.
+func (e *Engine) swapFor(ni int32, t TaskRef, j *job) Time {
+	if e.model == ContainerModel {
+		return e.swapContainers(ni, e.reqs[t.Job][t.Kind][0])
+	}
+	mem := j.tj.ReduceMemoryBytes
+	if t.Kind == Map {
+		mem = j.tj.MapMemoryBytes
+	}
+	return e.swapOutFor(ni, t.Kind, mem)
+}
+
+// swapContainers swaps out the memory of suspended containers of node ni,
+// oldest first, until needMB more fits in its memory with what stays
+// resident, and returns the time that takes.
+func (e *Engine) swapContainers(ni int32, needMB int64) Time {
+	n := &e.nodes[ni]
+	var resident int64
+	for _, s := range n.unswapped {
+		resident += e.reqs[s.Job][s.Kind][0]
+	}
+	over := n.capa[0] - n.avail[0] + needMB + resident - n.capa[0]
+	var bytes int64
+	for over > 0 && len(n.unswapped) > 0 {
+		s := n.unswapped[0]
+		st := e.taskOf(s)
+		mb := e.reqs[s.Job][s.Kind][0]
+		st.swapped = true
+		st.swapBytes = mb << 20
+		bytes += st.swapBytes
+		over -= mb
+		n.unswapped = n.unswapped[1:]
+	}
+	if bytes == 0 {
+		return 0
+	}
+	return Seconds(float64(bytes) / e.cfg.DiskBandwidth)
 }
 
 // swapOutFor returns the time a task of kind k needing mem bytes waits for
@@ -242,12 +304,15 @@ func (h *Heartbeat) Resume(t TaskRef) error {
 		return h.invalid(t, "resume of a task that is not suspended")
 	case tk.node != h.node:
 		return h.invalid(t, "resume on node %d of a task suspended on node %d", h.node, tk.node)
-	case n.free[t.Kind] <= 0:
-		return h.invalid(t, "resume with no free %s slot", t.Kind)
+	case !e.fits(n, e.request(t.Job, t.Kind)):
+		return h.noRoom(t, "resume")
 	}
 	var swapIn Time
 	if tk.swapped {
 		swapIn = Seconds(float64(tk.swapBytes) / e.cfg.DiskBandwidth)
+		if e.model == ContainerModel {
+			swapIn += e.swapContainers(h.node, e.reqs[t.Job][t.Kind][0])
+		}
 	}
 	e.unsuspend(h.node, t, tk)
 	tk.state = running
@@ -296,9 +361,7 @@ func (e *Engine) occupy(ni int32, t TaskRef, d int32) {
 	n.busyIntegr += (e.now - n.busySince) * Time(n.busySlots)
 	n.busySince = e.now
 	n.busySlots += d
-	before := n.free[t.Kind]
-	n.free[t.Kind] -= d
-	e.countFree(n, t.Kind, before)
+	e.allocate(ni, e.request(t.Job, t.Kind), int64(d))
 	tk := e.taskOf(t)
 	if d > 0 {
 		tk.slotPos = int32(len(n.running))
@@ -309,15 +372,6 @@ func (e *Engine) occupy(ni int32, t TaskRef, d int32) {
 		n.running[tk.slotPos] = moved
 		e.taskOf(moved).slotPos = tk.slotPos
 		n.running = n.running[:last]
-	}
-	if e.check {
-		capacity := int32(e.cfg.MapSlots)
-		if t.Kind == Reduce {
-			capacity = int32(e.cfg.ReduceSlots)
-		}
-		if n.free[t.Kind] < 0 || n.free[t.Kind] > capacity {
-			e.violate("node %d has %d free %s slots of %d", ni, n.free[t.Kind], t.Kind, capacity)
-		}
 	}
 }
 

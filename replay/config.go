@@ -8,10 +8,48 @@ import (
 // Config describes the modelled cluster. The zero value of every field means
 // its documented default; Validate fills the defaults in.
 type Config struct {
-	Nodes        int // TaskTrackers (default 100)
+	// Model is Hadoop 1.x typed slots (the default) or YARN containers.
+	Model Model
+
+	Nodes        int // TaskTrackers or NodeManagers (default 100)
 	NodesPerRack int // nodes per rack (default 20)
 	MapSlots     int // map slots per node (default 4)
-	ReduceSlots  int // reduce slots per node (default 2)
+	// ReduceSlots is the reduce slots per node (default 2). In both models
+	// it is also the number of shuffles a node's bandwidth is split among.
+	ReduceSlots int
+
+	// Cluster, if set, describes the nodes one by one (a heterogeneous
+	// cluster, e.g. from a cluster file): Nodes becomes its length, and
+	// its entries replace MapSlots, ReduceSlots, NodeMemoryMB, NodeVcores,
+	// NodeSpeeds and NodesPerRack's racks.
+	Cluster []NodeSpec
+	// ExtraResources names resources beyond memory-mb and vcores that
+	// Cluster's nodes offer (container model; at most two).
+	ExtraResources []string
+
+	// The container model (Model == ContainerModel). Memory is in MiB.
+	// NodeMemoryMB and NodeVcores are what each NodeManager offers
+	// (defaults 8192 and 8, yarn.nodemanager.resource.memory-mb and
+	// .cpu-vcores). A container is rounded up to a multiple of
+	// MinAllocationMB and to at least MinAllocationVcores (defaults 1024
+	// and 1, yarn.scheduler.minimum-allocation-*). A task asks for its
+	// trace memory, or MapMemoryMB / ReduceMemoryMB when the trace has
+	// none (defaults 1024, mapreduce.{map,reduce}.memory.mb), and its
+	// trace cores (at least one vcore). Each job's ApplicationMaster holds
+	// AMMemoryMB and AMVcores (defaults 1536 and 1,
+	// yarn.app.mapreduce.am.resource.*) from before its first task until
+	// its end; AMs may hold at most MaxAMShare of the cluster's memory
+	// (default 0.1, the Capacity scheduler's
+	// maximum-am-resource-percent), but one AM may always start.
+	NodeMemoryMB        int64
+	NodeVcores          int64
+	MinAllocationMB     int64
+	MinAllocationVcores int64
+	MapMemoryMB         int64
+	ReduceMemoryMB      int64
+	AMMemoryMB          int64
+	AMVcores            int64
+	MaxAMShare          float64
 
 	// NodeSpeeds optionally gives each node's speed relative to the
 	// reference node (task time is divided by it). If nil and SpeedSigma > 0,
@@ -25,7 +63,8 @@ type Config struct {
 	Replication int
 
 	// Heartbeat is the TaskTracker heartbeat interval in seconds. Zero means
-	// Hadoop 1.x's rule max(0.3 s, nodes/100 s).
+	// Hadoop 1.x's rule max(0.3 s, nodes/100 s) in the slot model, and
+	// YARN's NodeManager default of 1 s in the container model.
 	Heartbeat float64
 	// OutOfBandHeartbeat makes a node heartbeat as soon as one of its tasks
 	// finishes (Hadoop 1.x mapreduce.tasktracker.outofband.heartbeat;
@@ -96,6 +135,16 @@ const (
 	DefaultMaxSuspended     = 4
 	DefaultMTTR             = 600
 	DefaultHorizon          = 1e9
+
+	DefaultNodeMemoryMB        = 8192
+	DefaultNodeVcores          = 8
+	DefaultMinAllocationMB     = 1024
+	DefaultMinAllocationVcores = 1
+	DefaultTaskMemoryMB        = 1024
+	DefaultAMMemoryMB          = 1536
+	DefaultAMVcores            = 1
+	DefaultMaxAMShare          = 0.1
+	DefaultNMHeartbeat         = 1.0
 )
 
 // HeartbeatInterval is Hadoop 1.x's TaskTracker heartbeat interval for a
@@ -112,6 +161,39 @@ func (c *Config) Validate() error {
 	deff := func(p *float64, v float64) {
 		if *p == 0 {
 			*p = v
+		}
+	}
+	if c.Model > ContainerModel {
+		return fmt.Errorf("replay: Model is %d; want SlotModel or ContainerModel", c.Model)
+	}
+	if c.Cluster != nil {
+		if c.Nodes != 0 && c.Nodes != len(c.Cluster) {
+			return fmt.Errorf("replay: Nodes is %d but Cluster describes %d nodes", c.Nodes, len(c.Cluster))
+		}
+		if len(c.Cluster) == 0 {
+			return fmt.Errorf("replay: Cluster describes no node")
+		}
+		c.Nodes = len(c.Cluster)
+	}
+	if c.Model == ContainerModel {
+		def64 := func(p *int64, v int64) {
+			if *p == 0 {
+				*p = v
+			}
+		}
+		def64(&c.NodeMemoryMB, DefaultNodeMemoryMB)
+		def64(&c.NodeVcores, DefaultNodeVcores)
+		def64(&c.MinAllocationMB, DefaultMinAllocationMB)
+		def64(&c.MinAllocationVcores, DefaultMinAllocationVcores)
+		def64(&c.MapMemoryMB, DefaultTaskMemoryMB)
+		def64(&c.ReduceMemoryMB, DefaultTaskMemoryMB)
+		def64(&c.AMMemoryMB, DefaultAMMemoryMB)
+		def64(&c.AMVcores, DefaultAMVcores)
+		if c.MaxAMShare == 0 {
+			c.MaxAMShare = DefaultMaxAMShare
+		}
+		if c.Heartbeat == 0 {
+			c.Heartbeat = DefaultNMHeartbeat
 		}
 	}
 	def(&c.Nodes, DefaultNodes)
@@ -170,5 +252,8 @@ func (c *Config) Validate() error {
 	if c.MapSlots+c.ReduceSlots == 0 {
 		return fmt.Errorf("replay: nodes have no slots (MapSlots and ReduceSlots are 0)")
 	}
-	return c.checkRanges()
+	if err := c.checkRanges(); err != nil {
+		return err
+	}
+	return c.checkCluster()
 }

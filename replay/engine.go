@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"sojourn/traces"
 )
@@ -62,6 +63,35 @@ type Engine struct {
 	demand     [2]int32 // pending tasks that may launch now, cluster-wide
 	aliveSlots [2]int32
 	freeNodes  [2]int32 // nodes up with a free slot of each kind
+
+	// Resources (resources.go): the model, the resources' names and how
+	// many, the unit request of each kind (a slot, or a minimum-size
+	// container) and, when it is a single resource, its index; which
+	// resources the policy counts; per-job container requests (container
+	// model only); the distinct node capacities; the allocation and its
+	// integral over time in resource-seconds (container model).
+	model       Model
+	resNames    []string
+	nres        int
+	unit        [2]Resources
+	unitIdx     [2]int8
+	enforce     [MaxResources]bool
+	reqs        [][2]Resources
+	shapes      []Resources
+	allocated   Resources
+	allocSince  Time
+	allocIntegr [MaxResources]float64
+	// rackLo[r] is rack r's first node; rackLo[racks] is len(nodes).
+	rackLo []int32
+
+	// ApplicationMasters (container model): jobs submitted and waiting
+	// for their AM's container, in submit order from amHead; the AM
+	// request, and the memory AMs hold against their cap.
+	amQueue   []int32
+	amHead    int
+	amReq     Resources
+	amUsedMB  int64
+	amLimitMB int64
 	silent     []uint64 // bit i: node i is up with no heartbeat queued
 
 	view     View
@@ -169,9 +199,13 @@ func newEngine(jobs int, sched Scheduler, cfg Config) (*Engine, error) {
 	e.view.e = e
 	e.hb.View = &e.view
 	e.rec.tasks, e.rec.occupancy = cfg.RecordTasks, cfg.RecordOccupancy
+	e.initResources()
 	e.initNodes()
-	e.q.init(cfg.Nodes * (cfg.MapSlots + cfg.ReduceSlots))
+	e.q.init(int(e.aliveSlots[Map]) + int(e.aliveSlots[Reduce]))
 	e.jobs = make([]job, jobs)
+	if e.model == ContainerModel {
+		e.reqs = make([][2]Resources, jobs)
+	}
 	e.unfinished = len(e.jobs)
 	return e, nil
 }
@@ -195,7 +229,24 @@ func (e *Engine) initNodes() {
 	e.rackOf = make([]int32, c.Nodes)
 	e.silent = make([]uint64, (c.Nodes+63)/64)
 	e.rf = min(c.Replication, c.Nodes)
-	e.racks = (c.Nodes + c.NodesPerRack - 1) / c.NodesPerRack
+	if c.Cluster != nil {
+		for i := range c.Cluster {
+			if r := c.Cluster[i].Rack; i == 0 || r != c.Cluster[i-1].Rack {
+				e.rackLo = append(e.rackLo, int32(i))
+			}
+			e.rackOf[i] = c.Cluster[i].Rack
+		}
+		e.racks = len(e.rackLo)
+	} else {
+		e.racks = (c.Nodes + c.NodesPerRack - 1) / c.NodesPerRack
+		for r := range e.racks {
+			e.rackLo = append(e.rackLo, int32(r*c.NodesPerRack))
+		}
+		for i := range e.rackOf {
+			e.rackOf[i] = int32(i / c.NodesPerRack)
+		}
+	}
+	e.rackLo = append(e.rackLo, int32(c.Nodes))
 	e.rng = rand.New(&e.pcg)
 	e.cntNode = make([]int32, c.Nodes)
 	e.cntRack = make([]int32, e.racks)
@@ -203,13 +254,21 @@ func (e *Engine) initNodes() {
 	if c.NodeSpeeds == nil && c.SpeedSigma > 0 {
 		speedRNG = rand.New(rand.NewPCG(c.Seed, 0x5eed5))
 	}
+	var memory int64
 	for i := range e.nodes {
 		n := &e.nodes[i]
-		e.rackOf[i] = int32(i / c.NodesPerRack)
 		n.alive = true
-		n.free = [2]int32{int32(c.MapSlots), int32(c.ReduceSlots)}
+		n.capa = e.nodeCapacity(i)
+		n.avail = n.capa
+		n.free = [2]int32{e.units(&n.avail, Map), e.units(&n.avail, Reduce)}
+		memory += n.capa[0]
+		if !slices.Contains(e.shapes, n.capa) {
+			e.shapes = append(e.shapes, n.capa)
+		}
 		n.speed = 1
 		switch {
+		case c.Cluster != nil && c.Cluster[i].Speed > 0:
+			n.speed = c.Cluster[i].Speed
 		case c.NodeSpeeds != nil:
 			n.speed = c.NodeSpeeds[i]
 		case speedRNG != nil:
@@ -220,12 +279,15 @@ func (e *Engine) initNodes() {
 		n.phase = Time(int64(e.interval) * int64(i) / int64(c.Nodes))
 		n.lastHB = -1
 		e.markSilent(int32(i))
-	}
-	e.aliveSlots = [2]int32{int32(c.Nodes * c.MapSlots), int32(c.Nodes * c.ReduceSlots)}
-	for k, slots := range [2]int{c.MapSlots, c.ReduceSlots} {
-		if slots > 0 {
-			e.freeNodes[k] = int32(c.Nodes)
+		for k := Map; k <= Reduce; k++ {
+			e.aliveSlots[k] += n.free[k]
+			if n.free[k] > 0 {
+				e.freeNodes[k]++
+			}
 		}
+	}
+	if e.model == ContainerModel {
+		e.amLimitMB = int64(c.MaxAMShare * float64(memory))
 	}
 }
 
@@ -418,10 +480,21 @@ func (e *Engine) arrive() {
 	e.stats.Events++
 	e.stats.Arrivals++
 	j := &e.jobs[ji]
-	e.prepareJob(int32(ji), j)
-	e.notify(Event{Kind: JobArrived, Job: int32(ji)})
+	if e.model == ContainerModel {
+		e.queueAM(int32(ji), j)
+		return
+	}
+	e.admit(int32(ji), j)
+}
+
+// admit makes job ji's tasks and tells the policy it arrived: at its
+// submit in the slot model, when its ApplicationMaster starts in the
+// container model.
+func (e *Engine) admit(ji int32, j *job) {
+	e.prepareJob(ji, j)
+	e.notify(Event{Kind: JobArrived, Job: ji})
 	if j.reducesEligible {
-		e.notify(Event{Kind: ReducesEligible, Job: int32(ji)})
+		e.notify(Event{Kind: ReducesEligible, Job: ji})
 	}
 	if e.pre != nil {
 		e.wakePending = true

@@ -32,6 +32,9 @@ func (e *Engine) wantsHB(n *node, busy *busyWish) bool {
 			return true
 		}
 	}
+	if e.amWaiting() && e.fits(n, &e.amReq) {
+		return true
+	}
 	if e.pre == nil || len(n.running) == 0 {
 		return false
 	}
@@ -139,6 +142,9 @@ func (e *Engine) silentMayWant() bool {
 		if e.demand[k] > 0 && e.freeNodes[k] > 0 {
 			return true
 		}
+	}
+	if e.amWaiting() {
+		return true
 	}
 	return e.pre != nil && e.pre.WantsBusyHeartbeats(&e.view)
 }
@@ -266,7 +272,7 @@ func (e *Engine) nextSilentCyclic(i, start int32) int32 {
 // tasks waiting to launch, or a preempting policy wanting heartbeats. (A
 // node with a suspended task and a free slot is woken when the slot frees.)
 func (e *Engine) silentWork() bool {
-	return e.demand[Map] > 0 || e.demand[Reduce] > 0 || (e.pre != nil && e.pre.WantsBusyHeartbeats(&e.view))
+	return e.demand[Map] > 0 || e.demand[Reduce] > 0 || e.amWaiting() || (e.pre != nil && e.pre.WantsBusyHeartbeats(&e.view))
 }
 
 func (e *Engine) heartbeat(ev event) {
@@ -288,6 +294,9 @@ func (e *Engine) doHeartbeat(ni int32) {
 	e.stats.Events++
 	e.stats.Heartbeats++
 	e.hb.node = ni
+	if e.amWaiting() {
+		e.startAMs(ni)
+	}
 	e.inHB = true
 	err := e.sched.OnHeartbeat(&e.hb)
 	e.inHB = false

@@ -41,6 +41,9 @@ func (e *Engine) checkJob(ji int32, j *job) {
 			last = max(last, t.end)
 		}
 	}
+	if e.model == ContainerModel && (j.amStart < j.submit || j.launchedOnce && j.firstLaunch < j.amStart) {
+		e.violate("job %d: ApplicationMaster started at %v, submitted %v, first task at %v", ji, j.amStart, j.submit, j.firstLaunch)
+	}
 	if j.mapsDone != lastMap || j.finish != last || j.finish < j.submit {
 		e.violate("job %d: map phase ended %v (last map %v), finished %v (last task %v)", ji, j.mapsDone, lastMap, j.finish, last)
 	}
@@ -68,6 +71,17 @@ func (e *Engine) checkFinal() error {
 	}
 	if busy != e.rec.segTotal {
 		e.violate("busy slot time %v on the nodes, but segments sum to %v", busy, e.rec.segTotal)
+	}
+	for i := range e.nodes {
+		if n := &e.nodes[i]; n.avail != n.capa || n.ams != 0 {
+			e.violate("node %d ends with %s of %s free and %d ApplicationMasters", i,
+				formatRes(&n.avail, e.resNames), formatRes(&n.capa, e.resNames), n.ams)
+			break
+		}
+	}
+	if e.amUsedMB != 0 || e.amHead != len(e.amQueue) || e.allocated != (Resources{}) {
+		e.violate("ApplicationMasters end holding %d MiB with %d waiting; %s still allocated",
+			e.amUsedMB, len(e.amQueue)-e.amHead, formatRes(&e.allocated, e.resNames))
 	}
 	var free [2]int32
 	for i := range e.nodes {

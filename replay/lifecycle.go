@@ -80,6 +80,9 @@ func (e *Engine) jobFinished(ji int32, j *job) {
 		e.checkJob(ji, j)
 	}
 	e.notify(Event{Kind: JobFinished, Job: ji})
+	if e.model == ContainerModel {
+		e.releaseAM(j)
+	}
 	e.release(j)
 	if e.src != nil {
 		j.tj = nil
@@ -123,8 +126,8 @@ func (e *Engine) nodeFail(ni int32) {
 	n.alive = false
 	e.setQueued(ni, false)
 	n.hbGen++
-	e.aliveSlots[Map] -= int32(e.cfg.MapSlots)
-	e.aliveSlots[Reduce] -= int32(e.cfg.ReduceSlots)
+	e.aliveSlots[Map] -= int32(n.capa[Map])
+	e.aliveSlots[Reduce] -= int32(n.capa[Reduce])
 	e.notify(Event{Kind: NodeFailed, Node: ni})
 	n.fails++
 	e.q.push(event{at: e.failureDelay(int(ni), 2*n.fails-1, e.cfg.MTTR), kind: evNodeRecover, idx: ni})
@@ -150,8 +153,8 @@ func (e *Engine) nodeRecover(ni int32) {
 			e.freeNodes[k]++
 		}
 	}
-	e.aliveSlots[Map] += int32(e.cfg.MapSlots)
-	e.aliveSlots[Reduce] += int32(e.cfg.ReduceSlots)
+	e.aliveSlots[Map] += int32(n.capa[Map])
+	e.aliveSlots[Reduce] += int32(n.capa[Reduce])
 	e.notify(Event{Kind: NodeRecovered, Node: ni})
 	e.q.push(event{at: e.failureDelay(int(ni), 2*n.fails, e.cfg.MTBF), kind: evNodeFail, idx: ni})
 	e.wake(ni)

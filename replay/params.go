@@ -20,6 +20,11 @@ const (
 	MaxFactor       = 1e6  // locality factors
 	MaxBandwidth    = 1e15 // bytes/s
 	MaxSpeedSigma   = 10
+	MaxMemoryMB     = 1 << 40 // per node or container
+	MaxVcores       = 1_000_000
+	// MaxContainers bounds nodes × the minimum-size containers one node
+	// holds, as MaxSlots bounds the slots.
+	MaxContainers = MaxSlots
 )
 
 // ParamSpec is the allowed range of one cluster parameter, named as
@@ -36,7 +41,9 @@ type ParamSpec struct {
 	// silently replaced).
 	Zero string
 	Unit string
-	get  func(*Config) float64
+	// Container marks a parameter of the container model only.
+	Container bool
+	get       func(*Config) float64
 }
 
 var paramSpecs = []ParamSpec{
@@ -55,6 +62,15 @@ var paramSpecs = []ParamSpec{
 	{Name: "speed-sigma", Min: 0, Max: MaxSpeedSigma, Zero: "identical nodes", get: func(c *Config) float64 { return c.SpeedSigma }},
 	{Name: "mtbf", Min: 0, OpenMin: true, Max: MaxParamSeconds, Zero: "no failures", Unit: "s", get: func(c *Config) float64 { return c.MTBF }},
 	{Name: "mttr", Min: 0, OpenMin: true, Max: MaxParamSeconds, Unit: "s", get: func(c *Config) float64 { return c.MTTR }},
+	{Name: "node-memory-mb", Integer: true, Min: 1, Max: MaxMemoryMB, Unit: "MiB", Container: true, get: func(c *Config) float64 { return float64(c.NodeMemoryMB) }},
+	{Name: "node-vcores", Integer: true, Min: 1, Max: MaxVcores, Unit: "vcores", Container: true, get: func(c *Config) float64 { return float64(c.NodeVcores) }},
+	{Name: "min-allocation-mb", Integer: true, Min: 1, Max: MaxMemoryMB, Unit: "MiB", Container: true, get: func(c *Config) float64 { return float64(c.MinAllocationMB) }},
+	{Name: "min-allocation-vcores", Integer: true, Min: 1, Max: MaxVcores, Unit: "vcores", Container: true, get: func(c *Config) float64 { return float64(c.MinAllocationVcores) }},
+	{Name: "map-memory-mb", Integer: true, Min: 1, Max: MaxMemoryMB, Unit: "MiB", Container: true, get: func(c *Config) float64 { return float64(c.MapMemoryMB) }},
+	{Name: "reduce-memory-mb", Integer: true, Min: 1, Max: MaxMemoryMB, Unit: "MiB", Container: true, get: func(c *Config) float64 { return float64(c.ReduceMemoryMB) }},
+	{Name: "am-memory-mb", Integer: true, Min: 1, Max: MaxMemoryMB, Unit: "MiB", Container: true, get: func(c *Config) float64 { return float64(c.AMMemoryMB) }},
+	{Name: "am-vcores", Integer: true, Min: 1, Max: MaxVcores, Unit: "vcores", Container: true, get: func(c *Config) float64 { return float64(c.AMVcores) }},
+	{Name: "max-am-share", Min: 0, OpenMin: true, Max: 1, Container: true, get: func(c *Config) float64 { return c.MaxAMShare }},
 }
 
 // Params lists the ranges of the cluster parameters, by name.
@@ -147,6 +163,9 @@ func (c *Config) checkRanges() error {
 	for _, p := range paramSpecs {
 		if p.Name == "mttr" && c.MTBF == 0 && c.MTTR == 0 {
 			continue // no failures, no repairs
+		}
+		if p.Container && c.Model != ContainerModel {
+			continue
 		}
 		if err := p.Check(p.get(c)); err != nil {
 			return fmt.Errorf("replay: %s: %w", p.Name, err)

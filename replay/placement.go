@@ -77,7 +77,6 @@ func (e *Engine) placeBlocks(ji int32, j *job) {
 	e.pcg.Seed(e.cfg.Seed, uint64(ji)+1)
 	rng := e.rng
 	reps := e.int32Slabs.get(nm * rf)[:0]
-	perRack := int32(e.cfg.NodesPerRack)
 	racks := int32(e.racks)
 	for range nm {
 		base := len(reps)
@@ -96,8 +95,7 @@ func (e *Engine) placeBlocks(ji int32, j *job) {
 		for len(reps)-base < rf {
 			var cand int32
 			if len(reps)-base < 3 {
-				lo := r2 * perRack
-				hi := min(lo+perRack, nodes)
+				lo, hi := e.rackLo[r2], e.rackLo[r2+1]
 				cand = lo + rng.Int32N(hi-lo)
 			} else {
 				cand = rng.Int32N(nodes)
@@ -116,10 +114,7 @@ func (e *Engine) placeBlocks(ji int32, j *job) {
 }
 
 func (e *Engine) rackFull(chosen []int32, rack int32) bool {
-	perRack := int32(e.cfg.NodesPerRack)
-	lo := rack * perRack
-	hi := min(lo+perRack, int32(e.cfg.Nodes))
-	for n := lo; n < hi; n++ {
+	for n := e.rackLo[rack]; n < e.rackLo[rack+1]; n++ {
 		if !slices.Contains(chosen, n) {
 			return false
 		}

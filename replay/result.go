@@ -23,6 +23,9 @@ type JobResult struct {
 	Lost            int32 // attempts lost to node failures
 	// Maps finished node-local, rack-local and off-rack.
 	NodeLocal, RackLocal, OffRack int32
+	// AMStart is when the job's ApplicationMaster started (container
+	// model; 0 in the slot model).
+	AMStart Time
 }
 
 // Sojourn is the job's time in the system.
@@ -55,6 +58,33 @@ type Result struct {
 	LostWork Time
 	// SwapTime is slot time spent swapping memory of suspended tasks.
 	SwapTime Time
+	// The cluster's resources (View.ResourceNames), their capacity at the
+	// start, and in the container model their allocation integrated over
+	// the run in resource-seconds (ApplicationMasters included).
+	ResourceNames    []string
+	ResourceCapacity Resources
+	ResourceSeconds  [MaxResources]float64
+}
+
+// Utilisation is the mean fraction of resource r allocated from the
+// first submit to the last finish (container model), or NaN.
+func (r *Result) Utilisation(res int) float64 {
+	if len(r.Jobs) == 0 || r.ResourceCapacity[res] == 0 || r.Config.Model != ContainerModel {
+		return math.NaN()
+	}
+	span := (r.Stats.End - r.Jobs[0].Submit).Sec()
+	return r.ResourceSeconds[res] / (span * float64(r.ResourceCapacity[res]))
+}
+
+// SlotUtilisation is the mean fraction of the slots busy with task
+// segments from the first submit to the last finish (slot model), or NaN.
+func (r *Result) SlotUtilisation() float64 {
+	if len(r.Jobs) == 0 || r.Config.Model != SlotModel {
+		return math.NaN()
+	}
+	span := (r.Stats.End - r.Jobs[0].Submit).Sec()
+	slots := float64(r.ResourceCapacity[0] + r.ResourceCapacity[1])
+	return r.BusySlotTime.Sec() / (span * slots)
 }
 
 // MeanSojourn is the mean job sojourn time in seconds.
@@ -86,7 +116,13 @@ func (r *Result) NodeLocalFraction() float64 {
 func (e *Engine) result() *Result {
 	r := &Result{Scheduler: e.sched.Name(), Config: e.cfg, Stats: e.stats,
 		Segments: e.rec.seg, Occupancy: e.rec.occ, BusySlotTime: e.rec.segTotal,
-		LostWork: e.lostWork, SwapTime: e.swapTime}
+		LostWork: e.lostWork, SwapTime: e.swapTime,
+		ResourceNames: e.resNames, ResourceSeconds: e.allocIntegr}
+	for i := range e.nodes {
+		for x := range e.nres {
+			r.ResourceCapacity[x] += e.nodes[i].capa[x]
+		}
+	}
 	r.Jobs = make([]JobResult, len(e.jobs))
 	for i := range e.jobs {
 		j := &e.jobs[i]
@@ -103,5 +139,6 @@ func jobResult(i int32, j *job) JobResult {
 		ReducesEligible: j.eligibleAt, Finish: j.finish,
 		Kills: j.kills, Suspensions: j.suspensions, Lost: j.lost,
 		NodeLocal: j.locality[NodeLocal], RackLocal: j.locality[RackLocal], OffRack: j.locality[OffRack],
+		AMStart: j.amStart,
 	}
 }

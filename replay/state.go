@@ -66,6 +66,11 @@ type job struct {
 
 	submit, firstLaunch, mapsDone, eligibleAt, finish Time
 
+	// The ApplicationMaster's node (-1 while it has none) and start, in
+	// the container model.
+	amNode  int32
+	amStart Time
+
 	kills, suspensions, lost int32
 	locality                 [3]int32 // finished maps by locality level
 
@@ -83,13 +88,19 @@ func (j *job) tasks(k TaskKind) []task {
 
 // node is one TaskTracker.
 type node struct {
-	alive      bool
-	hbQueued   bool  // a heartbeat event is in the queue
-	hbGen      int32 // generation of the queued heartbeat; older ones are stale
-	fails      uint64
-	nSusp      [2]int32 // suspended tasks by kind
-	speed      float64
+	alive    bool
+	hbQueued bool  // a heartbeat event is in the queue
+	hbGen    int32 // generation of the queued heartbeat; older ones are stale
+	fails    uint64
+	nSusp    [2]int32 // suspended tasks by kind
+	speed    float64
+	// free counts the unit requests of each kind that fit in avail: free
+	// slots in the slot model, minimum-size containers in the container
+	// model.
 	free       [2]int32
+	capa       Resources // what the node offers
+	avail      Resources // what is not allocated; may go negative on a resource the policy does not count
+	ams        int32     // ApplicationMasters running on the node
 	running    []TaskRef
 	suspended  []TaskRef
 	lastHB     Time

@@ -26,6 +26,34 @@ func (v *View) Alive(n int32) bool { return v.e.nodes[n].alive }
 // Slots is the number of slots of kind k on the nodes that are up.
 func (v *View) Slots(k TaskKind) int { return int(v.e.aliveSlots[k]) }
 
+// Model is the cluster's resource model.
+func (v *View) Model() Model { return v.e.model }
+
+// ResourceNames names the cluster's resources, in the order of
+// Resources: map-slot and reduce-slot in the slot model; memory-mb,
+// vcores and any extra ones in the container model.
+func (v *View) ResourceNames() []string { return v.e.resNames }
+
+// Counted reports whether the engine checks fits on resource r (see
+// ResourceChooser).
+func (v *View) Counted(r int) bool { return v.e.enforce[r] }
+
+// NodeCapacity is what node n offers, resource by resource.
+func (v *View) NodeCapacity(n int32) Resources { return v.e.nodes[n].capa }
+
+// NodeAvailable is what node n has not allocated.
+func (v *View) NodeAvailable(n int32) Resources { return v.e.nodes[n].avail }
+
+// NodeSlots is node n's slots of kind k; in the container model, the
+// minimum-size containers it holds when empty.
+func (v *View) NodeSlots(n int32, k TaskKind) int { return int(v.e.units(&v.e.nodes[n].capa, k)) }
+
+// NodeSpeed is node n's speed relative to the reference node.
+func (v *View) NodeSpeed(n int32) float64 { return v.e.nodes[n].speed }
+
+// AMRequest is an ApplicationMaster's container (container model).
+func (v *View) AMRequest() Resources { return v.e.amReq }
+
 // HeartbeatInterval is the heartbeat interval.
 func (v *View) HeartbeatInterval() Time { return v.e.interval }
 
@@ -234,6 +262,15 @@ func (j JobView) TrueWork(k TaskKind) float64 {
 	}
 	return s
 }
+
+// Request is what one task of kind k asks for: a slot of its kind
+// ((1, 0) or (0, 1)) in the slot model, its container in the container
+// model. Valid once the job arrived.
+func (j JobView) Request(k TaskKind) Resources { return *j.e.request(j.idx, k) }
+
+// AMStart is when the job's ApplicationMaster started (container model;
+// the job arrives for the policy then).
+func (j JobView) AMStart() Time { return j.j.amStart }
 
 // FirstLaunch is when the job's first task launched (ok false if none yet).
 func (j JobView) FirstLaunch() (Time, bool) { return j.j.firstLaunch, j.j.launchedOnce }
