@@ -92,7 +92,7 @@ type Engine struct {
 	amReq     Resources
 	amUsedMB  int64
 	amLimitMB int64
-	silent     []uint64 // bit i: node i is up with no heartbeat queued
+	silent    []uint64 // bit i: node i is up with no heartbeat queued
 
 	view     View
 	hb       Heartbeat
