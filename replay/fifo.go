@@ -117,6 +117,10 @@ func (f *FIFO) first(v *Heartbeat, k TaskKind) (int32, bool) {
 		jv := v.Job(j)
 		switch {
 		case jv.Pending(k) > 0 && (k == Map || jv.ReducesEligible()):
+			if !v.Fits(j, k) {
+				i++ // its container does not fit here: the next job's may
+				continue
+			}
 			return j, true
 		case jv.Pending(k) == 0 && (k == Map || jv.ReducesEligible() || jv.Done()):
 			f.drop(k, i)
@@ -128,12 +132,12 @@ func (f *FIFO) first(v *Heartbeat, k TaskKind) (int32, bool) {
 }
 
 // resumeHere resumes the tasks suspended on the heartbeating node while
-// slots of their kind are free.
+// they fit.
 func resumeHere(hb *Heartbeat) error {
 	for {
 		resumed := false
 		for _, s := range hb.SuspendedHere() {
-			if hb.Free(s.Kind) > 0 {
+			if hb.Fits(s.Job, s.Kind) {
 				if err := hb.Resume(s); err != nil {
 					return err
 				}

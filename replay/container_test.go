@@ -1,0 +1,204 @@
+package replay
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// Hand-computed micro-traces of the container model. Unless a test says
+// otherwise: one node, heartbeats every second at 0, 1, 2, …, the minimum
+// allocation 1024 MiB and 1 vcore, an ApplicationMaster of 1024 MiB.
+
+const mib = 1 << 20
+
+func oneYARNNode(memMB, vcores int64) Config {
+	return Config{Model: ContainerModel, Nodes: 1, NodesPerRack: 1, Replication: 1, Heartbeat: 1,
+		NodeMemoryMB: memMB, NodeVcores: vcores, AMMemoryMB: 1024, MaxAMShare: 1}
+}
+
+func finishes(r *Result) []float64 {
+	var f []float64
+	for i := range r.Jobs {
+		f = append(f, r.Jobs[i].Finish.Sec())
+	}
+	return f
+}
+
+func wantTimes(t *testing.T, what string, got, want []float64) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %v, want %v", what, got, want)
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("%s: %v, want %v", what, got, want)
+		}
+	}
+}
+
+// A 4 GiB node holds the AM and three 1 GiB maps: the job's AM starts at
+// the first heartbeat (0), its maps at the same heartbeat, and the fourth
+// map when the first three end at 10: the job ends at 20. Memory is fully
+// allocated from 0 to 20 (4 GiB × 20 s); the AM holds its container to
+// the end.
+func TestContainerAMFirstAndPacking(t *testing.T) {
+	tr := mkTrace(t, jobSpec(0, []float64{10, 10, 10, 10}, nil, 0, 1024*mib))
+	r := mustRun(t, tr, &FIFO{}, oneYARNNode(4096, 8))
+	j := r.Jobs[0]
+	if j.AMStart != 0 || j.FirstLaunch != 0 || j.Finish.Sec() != 20 {
+		t.Fatalf("AM at %v, first task at %v, finish %v; want 0, 0, 20", j.AMStart, j.FirstLaunch, j.Finish)
+	}
+	if got, want := r.ResourceSeconds[0], 4096.0*10+2048*10; got != want {
+		t.Errorf("memory allocated %v MiB·s, want %v", got, want)
+	}
+	if got := r.Utilisation(0); got != (4096.0*10+2048*10)/(4096*20) {
+		t.Errorf("memory utilisation %v", got)
+	}
+}
+
+// Mixed sizes: job 0's maps ask for 3 GiB (2.5 GiB rounded up), job 1's
+// for 1 GiB, on an 8 GiB node. At 0 both AMs start (2 GiB) and job 0's
+// two maps take the other 6 GiB. At 10 they end; job 1's three maps (3
+// GiB) start and end at 15. Job 0 ends at 10.
+func TestContainerMixedSizes(t *testing.T) {
+	tr := mkTrace(t,
+		jobSpec(0, []float64{10, 10}, nil, 0, 2560*mib),
+		jobSpec(0, []float64{5, 5, 5}, nil, 0, 1024*mib))
+	r := mustRun(t, tr, &FIFO{}, oneYARNNode(8192, 8))
+	wantTimes(t, "finishes", finishes(r), []float64{10, 15})
+	if r.Jobs[1].AMStart != 0 || r.Jobs[1].FirstLaunch.Sec() != 10 {
+		t.Errorf("job 1: AM at %v, first map at %v; want 0 and 10", r.Jobs[1].AMStart, r.Jobs[1].FirstLaunch)
+	}
+}
+
+// The vcores count: 2 vcores hold the AM and one map at a time, so four
+// 10 s maps run one after the other (0-10, 10-20, 20-30, 30-40) although
+// memory would hold all four.
+func TestContainerVcoresCount(t *testing.T) {
+	tr := mkTrace(t, jobSpec(0, []float64{10, 10, 10, 10}, nil, 0, 1024*mib))
+	r := mustRun(t, tr, &FIFO{}, oneYARNNode(16384, 2))
+	wantTimes(t, "finish", finishes(r), []float64{40})
+}
+
+// memoryOnly counts memory alone, as YARN's DefaultResourceCalculator.
+type memoryOnly struct{ FIFO }
+
+func (memoryOnly) Counts(res string) bool { return res == ResMemoryMB }
+
+// Under a policy that counts memory alone the same four maps run at once
+// on the 2 vcores (overcommitted, as YARN's DefaultResourceCalculator
+// allows): the job ends at 10.
+func TestContainerMemoryOnlyCalculator(t *testing.T) {
+	tr := mkTrace(t, jobSpec(0, []float64{10, 10, 10, 10}, nil, 0, 1024*mib))
+	r := mustRun(t, tr, &memoryOnly{}, oneYARNNode(16384, 2))
+	wantTimes(t, "finish", finishes(r), []float64{10})
+}
+
+// The AMs' cap: with MaxAMShare 0.25 of 8 GiB (2 GiB), two AMs of 1 GiB
+// run at once, the third waits for the first job's end. Three jobs of
+// one 10 s map at 0: jobs 0 and 1 end at 10, job 2's AM starts at 10 and
+// its map at 10: it ends at 20.
+func TestContainerAMShare(t *testing.T) {
+	tr := mkTrace(t,
+		jobSpec(0, []float64{10}, nil, 0, 1024*mib),
+		jobSpec(0, []float64{10}, nil, 0, 1024*mib),
+		jobSpec(0, []float64{10}, nil, 0, 1024*mib))
+	cfg := oneYARNNode(8192, 8)
+	cfg.MaxAMShare = 0.25
+	r := mustRun(t, tr, &FIFO{}, cfg)
+	wantTimes(t, "finishes", finishes(r), []float64{10, 10, 20})
+	if r.Jobs[2].AMStart.Sec() != 10 {
+		t.Errorf("job 2's AM started at %v, want 10", r.Jobs[2].AMStart)
+	}
+}
+
+// A reduce waits for slow-start (one of two maps) and runs in a container
+// of its own: 4 GiB node, AM 1 GiB, maps of 2 GiB (1.5 GiB rounded up)
+// at 0 take 4 GiB... no: AM 1 + 2 + 2 = 5 > 4, so one map at 0 (0-10),
+// the second at 10 (10-20); the reduce (1 GiB) is eligible at 10 and
+// launches at 10 beside it (AM 1 + map 2 + reduce 1 = 4), shuffles until
+// the last map ends at 20, then runs 5 s: the job ends at 25.
+func TestContainerReduceShares(t *testing.T) {
+	j := jobSpec(0, []float64{10, 10}, []float64{5}, 0, 0)
+	j.MapMemoryBytes, j.ReduceMemoryBytes = 1536*mib, 1024*mib
+	tr := mkTrace(t, j)
+	cfg := oneYARNNode(4096, 8)
+	cfg.SlowStart = 0.5
+	r := mustRun(t, tr, &FIFO{}, cfg)
+	wantTimes(t, "finish", finishes(r), []float64{25})
+	if got := r.Jobs[0].ReducesEligible.Sec(); got != 10 {
+		t.Errorf("slow-start at %v, want 10", got)
+	}
+}
+
+// A container larger than any node is an error naming the job, not a run
+// that never ends.
+func TestContainerNeverFits(t *testing.T) {
+	tr := mkTrace(t, jobSpec(0, []float64{10}, nil, 0, 1024*mib), jobSpec(5, []float64{10}, nil, 0, 9000*mib))
+	e, err := New(tr, &FIFO{}, oneYARNNode(8192, 8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.Run()
+	if err == nil || !strings.Contains(err.Error(), `job 1 (id 1, "job1") can never run`) || !strings.Contains(err.Error(), "memory-mb 9216") {
+		t.Fatalf("err = %v; want job 1 named as never fitting", err)
+	}
+}
+
+// A policy that launches a task that does not fit is refused.
+func TestContainerOvercommitRefused(t *testing.T) {
+	tr := mkTrace(t, jobSpec(0, []float64{10, 10}, nil, 0, 3072*mib))
+	_, err := Run(tr, &overcommitter{}, oneYARNNode(4096, 8))
+	if !errors.Is(err, ErrInvalidAction) || !strings.Contains(err.Error(), "memory-mb 3072, vcores 1 on a node with memory-mb 0, vcores 6 left") {
+		t.Fatalf("err = %v; want an invalid action naming the sizes", err)
+	}
+}
+
+// overcommitter launches every pending map of every job on whatever node
+// heartbeats, fit or not.
+type overcommitter struct{}
+
+func (overcommitter) Name() string            { return "overcommitter" }
+func (overcommitter) OnEvent(ev Event, v *View) {}
+func (overcommitter) OnHeartbeat(hb *Heartbeat) error {
+	for j := int32(0); j < int32(hb.Jobs()); j++ {
+		for hb.Job(j).Arrived() && hb.Job(j).Pending(Map) > 0 {
+			t, _, _ := hb.PendingMap(j, hb.Node(), OffRack)
+			if err := hb.Launch(TaskRef{Job: j, Kind: Map, Index: t}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// A heterogeneous cluster: a big node (speed 2) and a small one on two
+// racks; the engine places by the nodes' own capacities and speeds.
+// Nodes 0 (8 GiB, speed 2) and 1 (2 GiB, speed 1), heartbeats at 0 and
+// 0.5. One job of four 10 s maps: its AM starts on node 0 at 0 and three
+// maps there (5 s each at speed 2: 0-5); at 0.5 node 1 takes the fourth
+// (0.5-10.5, off the data's node: replication 1 on 2 nodes places it
+// anywhere, so the run checks only the AM and the big node's share).
+func TestContainerHeterogeneousCluster(t *testing.T) {
+	tr := mkTrace(t, jobSpec(0, []float64{10, 10, 10, 10}, nil, 0, 1024*mib))
+	cfg := Config{Model: ContainerModel, Heartbeat: 1, Replication: 1, AMMemoryMB: 1024, MaxAMShare: 1,
+		RecordTasks: true, OffRackFactor: 1, RackLocalFactor: 1,
+		Cluster: []NodeSpec{{Rack: 0, MemoryMB: 8192, Vcores: 8, Speed: 2}, {Rack: 1, MemoryMB: 2048, Vcores: 2}}}
+	r := mustRun(t, tr, &FIFO{}, cfg)
+	s := &r.Segments
+	onNode := [2]int{}
+	for i := range s.Job {
+		onNode[s.Node[i]]++
+	}
+	if onNode != [2]int{4, 0} && onNode != [2]int{3, 1} {
+		t.Errorf("maps per node %v", onNode)
+	}
+	if r.ResourceCapacity[0] != 10240 || r.ResourceCapacity[1] != 10 {
+		t.Errorf("capacity %v", r.ResourceCapacity)
+	}
+	// Node 0 holds the AM and 7 GiB: all four maps at 0, 5 s each.
+	if r.Jobs[0].Finish.Sec() != 5 {
+		t.Errorf("finish %v, want 5 (all four maps on the fast node at 0)", r.Jobs[0].Finish)
+	}
+}
