@@ -159,7 +159,7 @@ func TestContainerOvercommitRefused(t *testing.T) {
 // heartbeats, fit or not.
 type overcommitter struct{}
 
-func (overcommitter) Name() string            { return "overcommitter" }
+func (overcommitter) Name() string              { return "overcommitter" }
 func (overcommitter) OnEvent(ev Event, v *View) {}
 func (overcommitter) OnHeartbeat(hb *Heartbeat) error {
 	for j := int32(0); j < int32(hb.Jobs()); j++ {
