@@ -76,7 +76,7 @@ func goldenCases() []goldenCase {
 	oob := replay.Config{Seed: 1, OutOfBandHeartbeat: true, RecordTasks: true}
 	var cs []goldenCase
 	for _, p := range Policies() {
-		if external(p.Name) {
+		if external(p.Name) || p.ContainersOnly {
 			continue
 		}
 		for _, prof := range []string{"fb2009", "fb2010"} {

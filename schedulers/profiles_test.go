@@ -20,6 +20,9 @@ func TestPoliciesOnPaperProfiles(t *testing.T) {
 			if external(name) {
 				continue
 			}
+			if p.ContainersOnly {
+				continue // TestPoliciesInContainers runs them
+			}
 			t.Run(prof+"/"+name, func(t *testing.T) {
 				r := replaytest.Run(t, tr, build(t, name, nil), replay.Config{Seed: 1})
 				makespan := r.Stats.End

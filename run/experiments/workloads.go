@@ -67,9 +67,9 @@ func comparedPolicies() []string {
 		return 3
 	}
 	var out []string
-	for _, p := range schedulers.Names() {
-		if !hidden[p] {
-			out = append(out, p)
+	for _, p := range schedulers.Policies() {
+		if !hidden[p.Name] && !p.ContainersOnly {
+			out = append(out, p.Name)
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return rank(out[i]) < rank(out[j]) })

@@ -36,6 +36,9 @@ type Policy struct {
 	// serve the largest job last. The tests on the paper workloads check
 	// that no job starves under every other policy.
 	MayStarve bool
+	// ContainersOnly marks a policy of YARN's that schedules containers
+	// only (replay.ContainerModel); in the slot model its Start fails.
+	ContainersOnly bool
 	// New builds the policy. Its settings hold every option, defaults
 	// filled in.
 	New func(s *Settings) (replay.Scheduler, error)
