@@ -115,7 +115,7 @@ func (c *Cluster) Validate() error {
 			return fmt.Errorf("clusterfile: group %d: count %d; want 1 to %d nodes in all", i, g.Count, MaxNodes)
 		}
 		total += g.Count
-		if err := g.Node.validate(len(c.Extra)); err != "" {
+		if err := g.Node.validate(c.Extra); err != "" {
 			return fmt.Errorf("clusterfile: group %d: %s", i, err)
 		}
 	}
@@ -123,7 +123,7 @@ func (c *Cluster) Validate() error {
 }
 
 // validate returns what is wrong with n, or "".
-func (n *Node) validate(extras int) string {
+func (n *Node) validate(extra []string) string {
 	switch {
 	case n.Name != "" && checkName(n.Name) != "":
 		return fmt.Sprintf("name %q: %s", n.Name, checkName(n.Name))
@@ -139,12 +139,12 @@ func (n *Node) validate(extras int) string {
 		return fmt.Sprintf("reduce slots %d; want 0 to %d", n.ReduceSlots, MaxSlots)
 	case math.IsNaN(n.Speed) || n.Speed <= 0 || n.Speed > MaxSpeed:
 		return fmt.Sprintf("speed %v; want a number > 0 and <= %d", n.Speed, MaxSpeed)
-	case len(n.Extra) != extras:
-		return fmt.Sprintf("%d extra amounts for %d extra resource types", len(n.Extra), extras)
+	case len(n.Extra) != len(extra):
+		return fmt.Sprintf("%d extra amounts for %d extra resource types", len(n.Extra), len(extra))
 	}
 	for i, v := range n.Extra {
 		if v < 0 || v > MaxExtra {
-			return fmt.Sprintf("extra resource %d: %d; want 0 to %d", i, v, int64(MaxExtra))
+			return fmt.Sprintf("extra resource %s: %d; want 0 to %d", extra[i], v, int64(MaxExtra))
 		}
 	}
 	return ""

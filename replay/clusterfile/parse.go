@@ -139,10 +139,10 @@ func (p *parser) keys(kind lineKind, fields []string) error {
 	for _, tok := range fields {
 		k, v, ok := strings.Cut(tok, "=")
 		if !ok || k == "" {
-			return p.errorf("", "%q: want key=value", tok)
+			return p.errorf("", "%q: want key=value, without spaces", tok)
 		}
 		if seen[k] {
-			return p.errorf(k, "%s given twice", k)
+			return p.errorf(k, "%s given twice: want each key at most once on a line", k)
 		}
 		seen[k] = true
 		bad := func(want string) error { return p.errorf(k, "%s=%q: %s", k, v, want) }
@@ -227,8 +227,8 @@ func (p *parser) unknownKey(kind lineKind, k string) error {
 	keys = append(keys, "rack", "memory", "vcores", "map-slots", "reduce-slots", "speed")
 	keys = append(keys, p.c.Extra...)
 	hint := ""
-	if checkResourceName(k) == "" && len(p.c.Extra) < MaxExtraTypes {
-		hint = " (an extra resource type needs a resources line first)"
+	if p.c.Extra == nil && checkResourceName(k) == "" {
+		hint = " (an extra resource type needs a resources line before the node lines)"
 	}
 	return p.errorf(k, "unknown key %q on a %s line: want %s or %s%s",
 		k, kindWord(kind), strings.Join(keys[:len(keys)-1], ", "), keys[len(keys)-1], hint)
