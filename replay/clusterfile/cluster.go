@@ -72,21 +72,29 @@ func (c *Cluster) Nodes() int {
 }
 
 // Expand returns one Node per node, groups in order, each group's nodes
-// together. Every node has its own Extra slice.
+// together. Every node has its own Extra slice. A group with a count
+// below 1, possible only in a Cluster that Validate refuses, gives no node.
 func (c *Cluster) Expand() []Node {
-	nodes := make([]Node, 0, c.Nodes())
-	extra := make([]int64, c.Nodes()*len(c.Extra))
+	nodes, extras := 0, 0
+	for _, g := range c.Groups {
+		if g.Count > 0 {
+			nodes += g.Count
+			extras += g.Count * len(g.Node.Extra)
+		}
+	}
+	out := make([]Node, 0, nodes)
+	extra := make([]int64, extras)
 	for _, g := range c.Groups {
 		for range g.Count {
 			n := g.Node
-			if n.Extra != nil {
-				n.Extra, extra = extra[:len(n.Extra):len(n.Extra)], extra[len(n.Extra):]
+			if k := len(n.Extra); k > 0 {
+				n.Extra, extra = extra[:k:k], extra[k:]
 				copy(n.Extra, g.Node.Extra)
 			}
-			nodes = append(nodes, n)
+			out = append(out, n)
 		}
 	}
-	return nodes
+	return out
 }
 
 // Validate checks a Cluster against the rules of the file format, so that

@@ -287,3 +287,13 @@ func TestHugeCountAllocatesNothing(t *testing.T) {
 		t.Errorf("%v allocations to parse one line", allocs)
 	}
 }
+
+func TestExpandInvalid(t *testing.T) {
+	c := &clusterfile.Cluster{Extra: []string{"gpu"}, Groups: []clusterfile.Group{
+		{-3, node(0)},
+		{2, with(node(0), func(n *clusterfile.Node) { n.Extra = []int64{1, 2} })},
+	}}
+	if nodes := c.Expand(); len(nodes) != 2 || len(nodes[1].Extra) != 2 {
+		t.Errorf("Expand of an invalid cluster gave %+v", nodes)
+	}
+}
