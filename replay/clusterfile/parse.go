@@ -26,8 +26,9 @@ func Load(path string) (*Cluster, error) {
 }
 
 // Parse reads a cluster file from r; name is the file's name, which
-// begins every error. It reads no more than the file: a count is checked
-// against MaxNodes before anything is made for it.
+// begins every error. Groups are not expanded, and a count is checked
+// against MaxNodes as soon as it is read: the memory Parse takes grows
+// with the file's length, never with its counts.
 func Parse(r io.Reader, name string) (*Cluster, error) {
 	p := &parser{file: name, def: Node{
 		MemoryMB:    DefaultMemoryMB,
@@ -48,7 +49,11 @@ func Parse(r io.Reader, name string) (*Cluster, error) {
 		if errors.Is(err, bufio.ErrTooLong) {
 			return nil, &Error{File: name, Line: p.line + 1, Msg: fmt.Sprintf("line longer than %d bytes", maxLineBytes)}
 		}
-		return nil, &Error{File: name, Msg: fmt.Sprintf("read error after line %d", p.line), Err: err}
+		msg := "cannot read"
+		if p.line > 0 {
+			msg = fmt.Sprintf("read error after line %d", p.line)
+		}
+		return nil, &Error{File: name, Msg: msg, Err: err}
 	}
 	if len(p.c.Groups) == 0 {
 		return nil, &Error{File: name, Msg: "no nodes: want at least one node or nodes line, or a line <memoryGB> <mapSlots> <reduceSlots>"}
@@ -146,13 +151,13 @@ func (p *parser) keys(kind lineKind, fields []string) error {
 		}
 		seen[k] = true
 		bad := func(want string) error { return p.errorf(k, "%s=%q: %s", k, v, want) }
-		var ok2 bool
+		var valid bool
 		switch k {
 		case "count":
 			if kind != kindNodes {
 				return p.errorf(k, "count on a %s line: want it on a nodes line only", kindWord(kind))
 			}
-			if count, ok2 = parseInt(v, 1, MaxNodes); !ok2 {
+			if count, valid = parseInt(v, 1, MaxNodes); !valid {
 				return bad(wantInt(1, MaxNodes))
 			}
 		case "name":
@@ -174,7 +179,7 @@ func (p *parser) keys(kind lineKind, fields []string) error {
 				return bad(msg)
 			}
 		case "vcores":
-			if n.Vcores, ok2 = parseInt(v, 1, MaxVcores); !ok2 {
+			if n.Vcores, valid = parseInt(v, 1, MaxVcores); !valid {
 				return bad(wantInt(1, MaxVcores))
 			}
 		case "map-slots", "reduce-slots":
@@ -188,7 +193,7 @@ func (p *parser) keys(kind lineKind, fields []string) error {
 				n.ReduceSlots = int(s)
 			}
 		case "speed":
-			if n.Speed, ok2 = parseSpeed(v); !ok2 {
+			if n.Speed, valid = parseSpeed(v); !valid {
 				return bad(wantSpeed)
 			}
 		default:
@@ -196,7 +201,7 @@ func (p *parser) keys(kind lineKind, fields []string) error {
 			if i < 0 {
 				return p.unknownKey(kind, k)
 			}
-			if n.Extra[i], ok2 = parseInt(v, 0, MaxExtra); !ok2 {
+			if n.Extra[i], valid = parseInt(v, 0, MaxExtra); !valid {
 				return bad(wantInt(0, MaxExtra))
 			}
 		}

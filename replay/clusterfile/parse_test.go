@@ -297,3 +297,11 @@ func TestExpandInvalid(t *testing.T) {
 		t.Errorf("Expand of an invalid cluster gave %+v", nodes)
 	}
 }
+
+func TestLoadDirectory(t *testing.T) {
+	_, err := clusterfile.Load("testdata")
+	// The cause's text depends on the system (Linux: "read testdata: is a directory").
+	if want := "testdata: cannot read: "; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %v; want it to begin with %q", err, want)
+	}
+}
