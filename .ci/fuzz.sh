@@ -19,6 +19,7 @@ targets=(
 	swim:FuzzParseTSV
 	schedulers/pools:FuzzParse
 	schedulers/queues:FuzzParse
+	replay/clusterfile:FuzzParse
 	schedulers:FuzzParseConfig
 	run/sweep:FuzzLoad
 	run/sweep:FuzzParseCell

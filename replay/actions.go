@@ -125,6 +125,9 @@ func (h *Heartbeat) Launch(t TaskRef) error {
 	j.pending[t.Kind]--
 	j.running[t.Kind]++
 	e.demand[t.Kind]--
+	if e.model == ContainerModel && t.Kind == Map && j.pending[Map] == 0 {
+		e.maybeEligible(t.Job, j)
+	}
 	e.occupy(h.node, t, +1)
 	if t.Kind == Reduce && j.finished[Map] < int32(len(j.maps)) {
 		tk.waiting = true

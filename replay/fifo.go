@@ -81,6 +81,29 @@ func insertByPriority(queue []int32, j int32, v *View) []int32 {
 
 // OnHeartbeat implements Scheduler.
 func (f *FIFO) OnHeartbeat(hb *Heartbeat) error {
+	if hb.Model() == ContainerModel {
+		// Reduce containers first: MapReduce's ApplicationMaster asks for
+		// them at a higher priority than maps.
+		if err := f.reduces(hb); err != nil {
+			return err
+		}
+		if err := f.maps(hb); err != nil {
+			return err
+		}
+		return resumeHere(hb)
+	}
+	if err := f.maps(hb); err != nil {
+		return err
+	}
+	if err := resumeHere(hb); err != nil {
+		return err
+	}
+	return f.reduces(hb)
+}
+
+// maps launches the first job's maps, at their best locality, while slots
+// are free.
+func (f *FIFO) maps(hb *Heartbeat) error {
 	n := hb.Node()
 	for hb.Free(Map) > 0 && hb.Demand(Map) > 0 {
 		j, ok := f.first(hb, Map)
@@ -92,9 +115,11 @@ func (f *FIFO) OnHeartbeat(hb *Heartbeat) error {
 			return err
 		}
 	}
-	if err := resumeHere(hb); err != nil {
-		return err
-	}
+	return nil
+}
+
+// reduces launches the first job's reduces while slots are free.
+func (f *FIFO) reduces(hb *Heartbeat) error {
 	for hb.Free(Reduce) > 0 && hb.Demand(Reduce) > 0 {
 		j, ok := f.first(hb, Reduce)
 		if !ok {

@@ -42,10 +42,7 @@ func (e *Engine) taskEnd(ev event) {
 // mapFinished advances slow-start and, after the last map, starts the
 // shuffle of the job's reduces.
 func (e *Engine) mapFinished(ji int32, j *job) {
-	if !j.reducesEligible && len(j.reduces) > 0 && j.finished[Map] >= j.slowStartMaps {
-		e.makeEligible(j)
-		e.notify(Event{Kind: ReducesEligible, Job: ji})
-	}
+	e.maybeEligible(ji, j)
 	if j.finished[Map] < int32(len(j.maps)) {
 		return
 	}
@@ -158,4 +155,22 @@ func (e *Engine) nodeRecover(ni int32) {
 	e.notify(Event{Kind: NodeRecovered, Node: ni})
 	e.q.push(event{at: e.failureDelay(int(ni), 2*n.fails, e.cfg.MTBF), kind: evNodeFail, idx: ni})
 	e.wake(ni)
+}
+
+// maybeEligible lets job ji's reduces launch once it reached slow-start
+// and, in the container model, once none of its maps waits for a
+// container. MapReduce's ApplicationMaster ramps reduces up only as its
+// maps get containers (yarn.app.mapreduce.am.job.reduce.rampup.limit)
+// and kills reduces that starve them (reducer preemption); without a
+// rule of the kind, reduces waiting for maps hold every container while
+// the maps wait for one, and the cluster deadlocks.
+func (e *Engine) maybeEligible(ji int32, j *job) {
+	if j.reducesEligible || len(j.reduces) == 0 || j.finished[Map] < j.slowStartMaps {
+		return
+	}
+	if e.model == ContainerModel && j.pending[Map] > 0 {
+		return
+	}
+	e.makeEligible(j)
+	e.notify(Event{Kind: ReducesEligible, Job: ji})
 }

@@ -33,7 +33,7 @@ func (e *Engine) prepareJob(ji int32, j *job) {
 	j.pending = [2]int32{int32(nm), int32(nr)}
 	j.slowStartMaps = int32(math.Ceil(e.cfg.SlowStart * float64(nm)))
 	e.addDemand(Map, int32(nm))
-	if nr > 0 && j.slowStartMaps == 0 {
+	if nr > 0 && j.slowStartMaps == 0 && (e.model == SlotModel || nm == 0) {
 		e.makeEligible(j)
 	}
 	e.placeBlocks(ji, j)

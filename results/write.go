@@ -1,6 +1,8 @@
 package results
 
 import (
+	"fmt"
+	"hash/fnv"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -61,6 +63,40 @@ func RunMetadata(scheduler string, c replay.Config, tr *traces.Trace, extra map[
 		"replay.mtbf_s":                 f(c.MTBF),
 		"replay.mttr_s":                 f(c.MTTR),
 		"replay.speed_sigma":            f(c.SpeedSigma),
+	}
+	if c.Model == replay.ContainerModel {
+		i := func(x int64) string { return strconv.FormatInt(x, 10) }
+		md["replay.model"] = c.Model.String()
+		md["replay.node_memory_mb"] = i(c.NodeMemoryMB)
+		md["replay.node_vcores"] = i(c.NodeVcores)
+		md["replay.min_allocation_mb"] = i(c.MinAllocationMB)
+		md["replay.min_allocation_vcores"] = i(c.MinAllocationVcores)
+		md["replay.map_memory_mb"] = i(c.MapMemoryMB)
+		md["replay.reduce_memory_mb"] = i(c.ReduceMemoryMB)
+		md["replay.am_memory_mb"] = i(c.AMMemoryMB)
+		md["replay.am_vcores"] = i(c.AMVcores)
+		md["replay.max_am_share"] = f(c.MaxAMShare)
+	}
+	if c.Cluster != nil {
+		// The nodes one by one would be long: their totals and a digest
+		// of the list identify the cluster.
+		var slots [2]int64
+		var mem, vcores int64
+		h := fnv.New64a()
+		for _, n := range c.Cluster {
+			slots[0] += int64(n.MapSlots)
+			slots[1] += int64(n.ReduceSlots)
+			mem += n.MemoryMB
+			vcores += n.Vcores
+			fmt.Fprintf(h, "%d %d %d %d %d %v %g;", n.Rack, n.MapSlots, n.ReduceSlots, n.MemoryMB, n.Vcores, n.Extra, n.Speed)
+		}
+		md["replay.cluster_nodes"] = strconv.Itoa(len(c.Cluster))
+		md["replay.cluster_racks"] = strconv.Itoa(int(c.Cluster[len(c.Cluster)-1].Rack) + 1)
+		md["replay.cluster_map_slots"] = strconv.FormatInt(slots[0], 10)
+		md["replay.cluster_reduce_slots"] = strconv.FormatInt(slots[1], 10)
+		md["replay.cluster_memory_mb"] = strconv.FormatInt(mem, 10)
+		md["replay.cluster_vcores"] = strconv.FormatInt(vcores, 10)
+		md["replay.cluster_digest"] = fmt.Sprintf("%016x", h.Sum64())
 	}
 	if tr != nil {
 		for k, v := range tr.Params {

@@ -27,7 +27,9 @@ import (
 // experiments.
 func clusterFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.IntFlag{Name: "nodes", Value: replay.DefaultNodes, Usage: "TaskTracker nodes"},
+		&cli.StringFlag{Name: "model", Value: "slots", Usage: "resource model: slots (Hadoop 1.x typed map and reduce slots) or yarn (YARN containers drawn from each node's memory and vcores, an ApplicationMaster per job)"},
+		&cli.StringFlag{Name: "cluster", Usage: "cluster file giving the nodes one by one or in groups (docs/cluster-file.md); it replaces --nodes, --nodes-per-rack, the slots, node memory and vcores, and --speed-sigma"},
+		&cli.IntFlag{Name: "nodes", Value: replay.DefaultNodes, Usage: "TaskTracker (or NodeManager) nodes"},
 		&cli.IntFlag{Name: "nodes-per-rack", Value: replay.DefaultNodesPerRack, Usage: "nodes per rack"},
 		&cli.IntFlag{Name: "map-slots", Value: replay.DefaultMapSlots, Usage: "map slots per node"},
 		&cli.IntFlag{Name: "reduce-slots", Value: replay.DefaultReduceSlots, Usage: "reduce slots per node"},
@@ -44,6 +46,15 @@ func clusterFlags() []cli.Flag {
 		&cli.Float64Flag{Name: "mtbf", Usage: "mean time between failures of a node in seconds (0: no failures)"},
 		&cli.Float64Flag{Name: "mttr", Value: replay.DefaultMTTR, Usage: "mean time to repair a node in seconds"},
 		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of block placement, node speeds and failures"},
+		&cli.Int64Flag{Name: "node-memory-mb", Value: replay.DefaultNodeMemoryMB, Usage: "[yarn] memory a NodeManager offers in MiB (yarn.nodemanager.resource.memory-mb)", Category: "container model (--model yarn)"},
+		&cli.Int64Flag{Name: "node-vcores", Value: replay.DefaultNodeVcores, Usage: "[yarn] vcores a NodeManager offers (yarn.nodemanager.resource.cpu-vcores)", Category: "container model (--model yarn)"},
+		&cli.Int64Flag{Name: "min-allocation-mb", Value: replay.DefaultMinAllocationMB, Usage: "[yarn] containers are rounded up to a multiple of this many MiB (yarn.scheduler.minimum-allocation-mb)", Category: "container model (--model yarn)"},
+		&cli.Int64Flag{Name: "min-allocation-vcores", Value: replay.DefaultMinAllocationVcores, Usage: "[yarn] smallest container in vcores (yarn.scheduler.minimum-allocation-vcores)", Category: "container model (--model yarn)"},
+		&cli.Int64Flag{Name: "map-memory-mb", Value: replay.DefaultTaskMemoryMB, Usage: "[yarn] a map's container in MiB when the trace gives no memory (mapreduce.map.memory.mb)", Category: "container model (--model yarn)"},
+		&cli.Int64Flag{Name: "reduce-memory-mb", Value: replay.DefaultTaskMemoryMB, Usage: "[yarn] a reduce's container in MiB when the trace gives no memory (mapreduce.reduce.memory.mb)", Category: "container model (--model yarn)"},
+		&cli.Int64Flag{Name: "am-memory-mb", Value: replay.DefaultAMMemoryMB, Usage: "[yarn] an ApplicationMaster's container in MiB (yarn.app.mapreduce.am.resource.mb)", Category: "container model (--model yarn)"},
+		&cli.Int64Flag{Name: "am-vcores", Value: replay.DefaultAMVcores, Usage: "[yarn] an ApplicationMaster's vcores (yarn.app.mapreduce.am.resource.cpu-vcores)", Category: "container model (--model yarn)"},
+		&cli.Float64Flag{Name: "max-am-share", Value: replay.DefaultMaxAMShare, Usage: "[yarn] fraction of the cluster's memory ApplicationMasters may hold (maximum-am-resource-percent); one AM may always start", Category: "container model (--model yarn)"},
 	}
 }
 
@@ -66,7 +77,19 @@ func clusterConfig(c *cli.Context) (replay.Config, error) {
 			return replay.Config{}, fmt.Errorf("--%s: %w", p.Name, err)
 		}
 	}
-	return replay.Config{
+	model, err := replay.ParseModel(c.String("model"))
+	if err != nil {
+		return replay.Config{}, fmt.Errorf("--model %w", err)
+	}
+	if model == replay.SlotModel {
+		for _, p := range replay.Params() {
+			if p.Container && c.IsSet(p.Name) {
+				return replay.Config{}, fmt.Errorf("--%s: a parameter of the container model; add --model yarn", p.Name)
+			}
+		}
+	}
+	cfg := replay.Config{
+		Model: model,
 		Nodes: c.Int("nodes"), NodesPerRack: c.Int("nodes-per-rack"),
 		MapSlots: c.Int("map-slots"), ReduceSlots: c.Int("reduce-slots"),
 		Heartbeat: c.Float64("heartbeat"), OutOfBandHeartbeat: c.Bool("oob-heartbeat"),
@@ -75,7 +98,25 @@ func clusterConfig(c *cli.Context) (replay.Config, error) {
 		DiskBandwidth: c.Float64("disk-bandwidth"), MaxSuspendedPerNode: c.Int("max-suspended"),
 		Replication: c.Int("replication"), SpeedSigma: c.Float64("speed-sigma"),
 		MTBF: c.Float64("mtbf"), MTTR: c.Float64("mttr"), Seed: c.Uint64("seed"),
-	}, nil
+	}
+	if model == replay.ContainerModel {
+		cfg.NodeMemoryMB, cfg.NodeVcores = c.Int64("node-memory-mb"), c.Int64("node-vcores")
+		cfg.MinAllocationMB, cfg.MinAllocationVcores = c.Int64("min-allocation-mb"), c.Int64("min-allocation-vcores")
+		cfg.MapMemoryMB, cfg.ReduceMemoryMB = c.Int64("map-memory-mb"), c.Int64("reduce-memory-mb")
+		cfg.AMMemoryMB, cfg.AMVcores = c.Int64("am-memory-mb"), c.Int64("am-vcores")
+		cfg.MaxAMShare = c.Float64("max-am-share")
+	}
+	if path := c.String("cluster"); path != "" {
+		for _, n := range []string{"nodes", "nodes-per-rack", "map-slots", "reduce-slots", "node-memory-mb", "node-vcores", "speed-sigma"} {
+			if c.IsSet(n) {
+				return replay.Config{}, fmt.Errorf("--%s: the cluster file --cluster %s gives the nodes; leave --%s out", n, path, n)
+			}
+		}
+		if err := loadCluster(path, &cfg); err != nil {
+			return replay.Config{}, err
+		}
+	}
+	return cfg, nil
 }
 
 // slowStartFlag maps a user's 0 (launch reduces at once) to the engine's

@@ -61,10 +61,7 @@ func (f *Fair) assign(hb *replay.Heartbeat) error {
 
 // busy is the number of tasks of kind k running on the tracker.
 func (f *Fair) busy(hb *replay.Heartbeat, k replay.TaskKind) int {
-	if k == replay.Map {
-		return hb.Config().MapSlots - hb.Free(k)
-	}
-	return hb.Config().ReduceSlots - hb.Free(k)
+	return hb.NodeSlots(hb.Node(), k) - hb.Free(k)
 }
 
 // canAssign is CapBasedLoadManager.canAssign{Map,Reduce} (maxDiff 0).
@@ -72,10 +69,7 @@ func (f *Fair) canAssign(hb *replay.Heartbeat, k replay.TaskKind) bool {
 	if !f.o.loadCap {
 		return true
 	}
-	slots := hb.Config().MapSlots
-	if k == replay.Reduce {
-		slots = hb.Config().ReduceSlots
-	}
+	slots := hb.NodeSlots(hb.Node(), k)
 	load := 1.0
 	if total := hb.Slots(k); total > 0 {
 		load = min(1, float64(f.demand[k])/float64(total))

@@ -154,10 +154,7 @@ func (f *FIFO) OnEvent(ev replay.Event, v *replay.View) {
 // available is how many more tasks of kind k the tracker may run under
 // the load factor rule (its free slots when the rule is off).
 func (f *FIFO) available(hb *replay.Heartbeat, k replay.TaskKind) int {
-	slots := hb.Config().MapSlots
-	if k == replay.Reduce {
-		slots = hb.Config().ReduceSlots
-	}
+	slots := hb.NodeSlots(hb.Node(), k)
 	busy := slots - hb.Free(k)
 	limit := slots
 	if f.loadFactor {
@@ -176,10 +173,7 @@ func (f *FIFO) exceededPadding(hb *replay.Heartbeat, k replay.TaskKind) bool {
 	if f.withReduces == 0 {
 		return false
 	}
-	slots := hb.Config().MapSlots
-	if k == replay.Reduce {
-		slots = hb.Config().ReduceSlots
-	}
+	slots := hb.NodeSlots(hb.Node(), k)
 	padding := 0
 	if f.alive > 3 {
 		padding = min(slots, int(float64(f.needed[k])*f.pad))
@@ -189,6 +183,14 @@ func (f *FIFO) exceededPadding(hb *replay.Heartbeat, k replay.TaskKind) bool {
 
 // OnHeartbeat implements replay.Scheduler.
 func (f *FIFO) OnHeartbeat(hb *replay.Heartbeat) error {
+	if hb.Model() == replay.ContainerModel {
+		// Reduce containers before maps, as MapReduce's ApplicationMaster
+		// asks for them at a higher priority (see hfsp's OnHeartbeat).
+		if err := f.assignReduce(hb); err != nil {
+			return err
+		}
+		return f.assignMaps(hb)
+	}
 	if err := f.assignMaps(hb); err != nil {
 		return err
 	}

@@ -10,7 +10,15 @@ func (h *HFSP) OnHeartbeat(hb *replay.Heartbeat) error {
 	h.advance(hb.Now().Sec())
 	h.credit(hb)
 	h.checkReduceSamples(hb.View)
-	for k := replay.Map; k <= replay.Reduce; k++ {
+	order := [2]replay.TaskKind{replay.Map, replay.Reduce}
+	if hb.Model() == replay.ContainerModel {
+		// MapReduce's ApplicationMaster asks for reduce containers at a
+		// higher priority than maps (RMContainerAllocator's PRIORITY_REDUCE
+		// 10 before PRIORITY_MAP 20): offered a node, reduces go first, or
+		// the maps of later jobs would take every container.
+		order = [2]replay.TaskKind{replay.Reduce, replay.Map}
+	}
+	for _, k := range order {
 		if err := h.assign(hb, k); err != nil {
 			return err
 		}
