@@ -24,6 +24,8 @@ var all = []*Experiment{
 		Description: "A research job of 25 long maps and a production job of 25 short ones, 10 seeds: FAIR vs disco."},
 	{Name: "estimates", Title: "Sources of job sizes: regret against SRPT on an SWF-like workload", run: estimates,
 		Description: "500 map-only jobs with users' estimates per seed; HFSP, SJF and FAIR+EASY with exact sizes, the users' estimates, sampling and log-normal errors, against SRPT."},
+	{Name: "containers", Title: "Typed slots or fungible containers: FB2009 and FB2010 on 100 nodes in both models", run: containers,
+		Description: "The paper's workloads on 100 nodes of 4 + 2 slots or of 15 GiB and 8 vcores as YARN NodeManagers, FIFO, FAIR and HFSP in both models and YARN's own policies in containers."},
 	{Name: "tables", Title: "Mean and median sojourn and data locality of every policy", run: tables,
 		Description: "FB2009 and FB2010 on 100 nodes under every policy: the FIFO/HFSP ratio and node-local maps."},
 }
