@@ -20,7 +20,7 @@ import (
 func containerCluster(seed uint64) replay.Config {
 	c := paperCluster(seed)
 	c.Model = replay.ContainerModel
-	c.NodeMemoryMB, c.NodeVcores = 15 << 10, 8
+	c.NodeMemoryMB, c.NodeVcores = 15<<10, 8
 	return c
 }
 
