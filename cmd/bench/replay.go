@@ -509,6 +509,11 @@ func printSummary(w io.Writer, outs []*run.Outcome, total time.Duration) {
 	row("busy slot time", func(r *replay.Result, _ time.Duration) string {
 		return fmt.Sprintf("%.0f s (lost %.0f s, swap %.0f s)", r.BusySlotTime.Sec(), r.LostWork.Sec(), r.SwapTime.Sec())
 	})
+	if outs[0].Result.Config.Model == replay.ContainerModel {
+		row("utilisation (memory, vcores)", func(r *replay.Result, _ time.Duration) string {
+			return fmt.Sprintf("%.1f %%, %.1f %%", 100*r.Utilisation(0), 100*r.Utilisation(1))
+		})
+	}
 	row("events", func(r *replay.Result, _ time.Duration) string { return fmt.Sprint(r.Stats.Events) })
 	row("  heartbeats", func(r *replay.Result, _ time.Duration) string { return fmt.Sprint(r.Stats.Heartbeats) })
 	row("  task ends", func(r *replay.Result, _ time.Duration) string { return fmt.Sprint(r.Stats.TaskEnds) })
@@ -523,11 +528,32 @@ func printSummary(w io.Writer, outs []*run.Outcome, total time.Duration) {
 		fmt.Fprintf(tw, "peak memory\t%.0f MiB (maximum resident set)\n", float64(peak)/(1<<20))
 	}
 	tw.Flush()
-	cfg := outs[0].Result.Config
-	racks := (cfg.Nodes + cfg.NodesPerRack - 1) / cfg.NodesPerRack
-	fmt.Fprintf(w, "cluster: %d nodes in %d racks of %d, %d map and %d reduce slots per node (%d and %d in all), heartbeat %g s, seed %d\n",
-		cfg.Nodes, racks, cfg.NodesPerRack, cfg.MapSlots, cfg.ReduceSlots, cfg.Nodes*cfg.MapSlots, cfg.Nodes*cfg.ReduceSlots, cfg.Heartbeat, cfg.Seed)
+	fmt.Fprintln(w, clusterLine(outs[0].Result))
 	fmt.Fprintln(w, "events: what the engine processed, heartbeats + task ends + job arrivals + node failures and repairs;\n"+
 		"task events: launches, finishes, suspensions, resumptions, kills and losses of task attempts,\n"+
 		"most of them within those events (a policy launches tasks during a heartbeat)")
+}
+
+// clusterLine describes the replayed cluster in one line.
+func clusterLine(r *replay.Result) string {
+	cfg := r.Config
+	capa := r.ResourceCapacity
+	var racks int
+	var where string
+	if cfg.Cluster != nil {
+		racks = int(cfg.Cluster[len(cfg.Cluster)-1].Rack) + 1
+		where = fmt.Sprintf("%d nodes in %d racks (cluster file)", cfg.Nodes, racks)
+	} else {
+		racks = (cfg.Nodes + cfg.NodesPerRack - 1) / cfg.NodesPerRack
+		where = fmt.Sprintf("%d nodes in %d racks of %d", cfg.Nodes, racks, cfg.NodesPerRack)
+	}
+	if cfg.Model == replay.ContainerModel {
+		return fmt.Sprintf("cluster: %s, YARN containers from %d MiB and %d vcores in all (minimum %d MiB, %d vcore; ApplicationMasters %d MiB), heartbeat %g s, seed %d",
+			where, capa[0], capa[1], cfg.MinAllocationMB, cfg.MinAllocationVcores, cfg.AMMemoryMB, cfg.Heartbeat, cfg.Seed)
+	}
+	if cfg.Cluster != nil {
+		return fmt.Sprintf("cluster: %s, %d map and %d reduce slots in all, heartbeat %g s, seed %d", where, capa[0], capa[1], cfg.Heartbeat, cfg.Seed)
+	}
+	return fmt.Sprintf("cluster: %s, %d map and %d reduce slots per node (%d and %d in all), heartbeat %g s, seed %d",
+		where, cfg.MapSlots, cfg.ReduceSlots, capa[0], capa[1], cfg.Heartbeat, cfg.Seed)
 }
