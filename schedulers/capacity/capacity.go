@@ -376,7 +376,7 @@ func (c *Capacity) assignInLeaf(hb *replay.Heartbeat, n *capNode, k replay.TaskK
 		if limit < 0 {
 			limit = c.userLimit(n, k)
 		}
-		if c.jobs[j].user.used[k]+1 > limit {
+		if c.jobs[j].user.used[k]+1 > limit || !hb.Fits(j, k) {
 			continue
 		}
 		idx, ok := delay.Nearest(hb, j, k)

@@ -150,6 +150,9 @@ func (d *Disco) pick(hb *replay.Heartbeat, k replay.TaskKind) int32 {
 // launch starts a task of kind k of job j on the node (maps at the best
 // locality the node offers).
 func (d *Disco) launch(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool, error) {
+	if !hb.Fits(j, k) {
+		return false, nil // its container does not fit what the node has left
+	}
 	idx, ok := delay.Nearest(hb, j, k)
 	if !ok {
 		return false, nil

@@ -132,6 +132,9 @@ func (e *Easy) launchTracked(hb *replay.Heartbeat, k replay.TaskKind, j int32) (
 // launch starts one task of kind k of job j on the node, maps under delay
 // scheduling.
 func (e *Easy) launch(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool, error) {
+	if !hb.Fits(j, k) {
+		return false, nil // its container does not fit what the node has left
+	}
 	idx, ok := delay.Next(hb, j, k, &e.jobs[j].wait, &e.clock, e.delay)
 	if !ok {
 		return false, nil

@@ -113,6 +113,9 @@ func (f *Fair) assignInPool(hb *replay.Heartbeat, p *fairPool, k replay.TaskKind
 			i--
 			continue
 		}
+		if !hb.Fits(j, k) {
+			continue // its container does not fit what the node has left
+		}
 		var idx int32
 		var loc replay.Locality
 		var ok bool

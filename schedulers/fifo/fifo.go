@@ -205,7 +205,7 @@ func (f *FIFO) assignMaps(hb *replay.Heartbeat) error {
 	}
 	padded := f.exceededPadding(hb, replay.Map)
 	for range slots {
-		j, ok := f.wants[replay.Map].First(hb.View, replay.Map)
+		j, ok := f.wants[replay.Map].FirstFitting(hb, replay.Map)
 		if !ok {
 			return nil
 		}
@@ -224,7 +224,7 @@ func (f *FIFO) assignReduce(hb *replay.Heartbeat) error {
 	if f.available(hb, replay.Reduce) <= 0 || hb.Demand(replay.Reduce) == 0 {
 		return nil
 	}
-	j, ok := f.wants[replay.Reduce].First(hb.View, replay.Reduce)
+	j, ok := f.wants[replay.Reduce].FirstFitting(hb, replay.Reduce)
 	if f.exceededPadding(hb, replay.Reduce) && len(f.withReduce.Jobs()) > 0 && j != f.withReduce.Jobs()[0] {
 		return nil // past the padding only the first job with reduces is served
 	}

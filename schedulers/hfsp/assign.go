@@ -122,7 +122,7 @@ func (h *HFSP) assign(hb *replay.Heartbeat, k replay.TaskKind) error {
 // first) or launches a new one.
 func (h *HFSP) serveJob(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool, error) {
 	hj := &h.jobs[j]
-	if hj.realDone[k] || !hj.arrived[k] {
+	if hj.realDone[k] || !hj.arrived[k] || !hb.Fits(j, k) {
 		return false, nil
 	}
 	jv := hb.Job(j)
@@ -153,7 +153,7 @@ func (h *HFSP) serveJob(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool,
 // launchNew launches a pending task of job j, maps under delay scheduling.
 func (h *HFSP) launchNew(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool, error) {
 	jv := hb.Job(j)
-	if jv.Pending(k) == 0 {
+	if jv.Pending(k) == 0 || !hb.Fits(j, k) {
 		return false, nil
 	}
 	hj := &h.jobs[j]

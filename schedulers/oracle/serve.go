@@ -77,6 +77,9 @@ func (o *Oracle) fill(hb *replay.Heartbeat, k replay.TaskKind) error {
 // serve resumes job j's oldest task of kind k suspended on this node, or
 // launches one of its pending tasks.
 func (o *Oracle) serve(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool, error) {
+	if !hb.Fits(j, k) {
+		return false, nil // its container does not fit what the node has left
+	}
 	jv := hb.Job(j)
 	if jv.Suspended(k) > 0 {
 		if t, ok := oldestSuspended(hb, j, k); ok {

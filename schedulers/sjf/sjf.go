@@ -103,7 +103,7 @@ func (s *SJF) OnEvent(ev replay.Event, v *replay.View) {
 func (s *SJF) OnHeartbeat(hb *replay.Heartbeat) error {
 	for k := replay.Map; k <= replay.Reduce; k++ {
 		for hb.Free(k) > 0 {
-			j, ok := s.wants[k].First(hb.View, k)
+			j, ok := s.wants[k].FirstFitting(hb, k)
 			if !ok {
 				break
 			}

@@ -71,3 +71,27 @@ func (s *Subset) First(v *replay.View, k replay.TaskKind) (int32, bool) {
 	}
 	return 0, false
 }
+
+// FirstFitting is First for the node of hb: it passes over the jobs
+// whose container of kind k does not fit what the node has left (they
+// stay in the subset). In the slot model every job fits a free slot.
+func (s *Subset) FirstFitting(hb *replay.Heartbeat, k replay.TaskKind) (int32, bool) {
+	for i := 0; i < len(s.jobs); {
+		j := s.jobs[i]
+		jv := hb.Job(j)
+		eligible := k == replay.Map || jv.ReducesEligible()
+		switch {
+		case jv.Pending(k) > 0 && eligible:
+			if hb.Fits(j, k) {
+				return j, true
+			}
+			i++
+		case jv.Pending(k) == 0 && (eligible || jv.Done()):
+			s.in[j] = false
+			s.jobs = slices.Delete(s.jobs, i, i+1)
+		default:
+			i++ // reduces waiting for slow-start
+		}
+	}
+	return 0, false
+}
