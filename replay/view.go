@@ -268,6 +268,26 @@ func (j JobView) TrueWork(k TaskKind) float64 {
 // model. Valid once the job arrived.
 func (j JobView) Request(k TaskKind) Resources { return *j.e.request(j.idx, k) }
 
+// ContainerUnits is how many minimum-size containers one task of kind k
+// occupies on its most demanded counted resource: 1 in the slot model,
+// 3 for a 3 GiB container of 1 vcore when the minimum is 1 GiB and 1
+// vcore. A size in task-seconds times it is a size in container-seconds
+// of the dominant resource.
+func (j JobView) ContainerUnits(k TaskKind) float64 {
+	e := j.e
+	if e.model == SlotModel {
+		return 1
+	}
+	req, unit := e.request(j.idx, k), &e.unit[k]
+	u := 0.0
+	for r := 0; r < e.nres; r++ {
+		if e.enforce[r] && unit[r] > 0 {
+			u = max(u, float64(req[r])/float64(unit[r]))
+		}
+	}
+	return max(u, 1)
+}
+
 // AMStart is when the job's ApplicationMaster started (container model;
 // the job arrives for the policy then).
 func (j JobView) AMStart() Time { return j.j.amStart }

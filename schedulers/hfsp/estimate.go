@@ -133,7 +133,7 @@ func (h *HFSP) reestimate(j int32, k replay.TaskKind, size float64) {
 		return
 	}
 	vc := h.vc[k]
-	attained := hj.estimate[k] - vc.Remaining(int64(j))
+	attained := hj.estimate[k] - vc.Remaining(int64(j))/hj.units[k]
 	rem := size
 	if !h.o.resetAging {
 		rem = math.Max(0, size-attained)
@@ -143,7 +143,7 @@ func (h *HFSP) reestimate(j int32, k replay.TaskKind, size float64) {
 		return
 	}
 	// The virtual job can run as many tasks at once as the phase has.
-	vc.Update(int64(j), rem, float64(hj.tasks[k]))
+	vc.Update(int64(j), rem*hj.units[k], float64(hj.tasks[k])*hj.units[k])
 }
 
 // FitUniformMean fits a uniform distribution to samples by least squares

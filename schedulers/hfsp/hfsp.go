@@ -86,6 +86,11 @@ type hfspJob struct {
 	deferred  bool
 	trained   [2]bool
 	tasks     [2]int
+	// units is the minimum-size containers one task of each kind takes
+	// (1 in the slot model): the virtual cluster sizes a phase in
+	// container-seconds of the dominant resource and lets it run units ×
+	// tasks containers at once; estimates stay in task-seconds.
+	units [2]float64
 	samples   [2][]int32 // indices of sample tasks, in launch order
 	estimate  [2]float64 // size given to the virtual cluster (slot-s)
 	errFactor float64    // map estimate error multiplier
@@ -355,6 +360,7 @@ func (h *HFSP) arrive(j int32, v *replay.View) {
 		}
 		hj.arrived[k] = true
 		hj.tasks[k] = n
+		hj.units[k] = jv.ContainerUnits(k)
 		size := h.o.xi * float64(n) * h.pastTask(k)
 		if tj := jv.Trace(); h.o.useEstimate && tj != nil && tj.HasEstimate {
 			// The user's estimate of the whole job, shared by task count.
@@ -375,7 +381,7 @@ func (h *HFSP) arrive(j int32, v *replay.View) {
 			continue
 		}
 		hj.inVC[k] = true
-		h.vc[k].Add(int64(j), size, float64(n))
+		h.vc[k].Add(int64(j), size*hj.units[k], float64(n)*hj.units[k])
 	}
 }
 
@@ -389,7 +395,7 @@ func (h *HFSP) enterReduces(j int32) {
 	}
 	hj.deferred = false
 	hj.inVC[k] = true
-	h.vc[k].Add(int64(j), hj.estimate[k], float64(hj.tasks[k]))
+	h.vc[k].Add(int64(j), hj.estimate[k]*hj.units[k], float64(hj.tasks[k])*hj.units[k])
 }
 
 // startSampling puts job j, whose reduces may now launch, in the reduce
