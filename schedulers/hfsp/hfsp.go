@@ -83,14 +83,14 @@ type hfspJob struct {
 	inVC              [2]bool
 	// deferred marks a reduce phase not yet in the virtual cluster: under
 	// reduce-aging=after-maps it enters when the job's maps have finished.
-	deferred  bool
-	trained   [2]bool
-	tasks     [2]int
+	deferred bool
+	trained  [2]bool
+	tasks    [2]int
 	// units is the minimum-size containers one task of each kind takes
 	// (1 in the slot model): the virtual cluster sizes a phase in
 	// container-seconds of the dominant resource and lets it run units ×
 	// tasks containers at once; estimates stay in task-seconds.
-	units [2]float64
+	units     [2]float64
 	samples   [2][]int32 // indices of sample tasks, in launch order
 	estimate  [2]float64 // size given to the virtual cluster (slot-s)
 	errFactor float64    // map estimate error multiplier
