@@ -117,7 +117,8 @@ func (p *YARNFair) assignLeaf(q *queue, hb *replay.Heartbeat) (replay.Resources,
 
 // tryApp offers the node to app a (FSAppAttempt.assignContainer): its
 // requests in priority order, reduces (MapReduce's priority 10) before
-// maps (20). The first request the app could place on the node, were it
+// maps (20), though reduces only once no map waits (see the package
+// documentation). The first request the app could place on the node, were it
 // empty and within the queues' maxima, decides: it is placed if its
 // locality is allowed and it fits what the node has left, and otherwise
 // the app takes nothing here. Maps count a scheduling opportunity each
@@ -126,8 +127,8 @@ func (p *YARNFair) tryApp(a *app, hb *replay.Heartbeat) (replay.Resources, bool,
 	jv := hb.Job(a.id)
 	n := hb.Node()
 	for _, k := range [2]replay.TaskKind{replay.Reduce, replay.Map} {
-		if !jv.Launchable(k) {
-			continue
+		if !jv.Launchable(k) || k == replay.Reduce && jv.Pending(replay.Map) > 0 {
+			continue // reduces only once every map is placed
 		}
 		req := jv.Request(k)
 		if !p.could(a.q, &req, n) {

@@ -56,7 +56,12 @@
 // app has priority 1).
 //
 // An app tries its reduces (MapReduce asks for them at priority 10)
-// before its maps (priority 20); the first kind it has pending whose
+// before its maps (priority 20), but asks for reduces only once none of
+// its maps waits: the MapReduce ApplicationMaster ramps its reduce
+// requests up slowly (yarn.app.mapreduce.am.job.reduce.rampup.limit) and
+// preempts its own reduces when its maps starve, which the engine does
+// not model; without that, reduces waiting for their maps' output would
+// fill the cluster and the maps could never run. The first kind it has pending whose
 // container fits the node's capacity and the maxResources of its queue
 // and the queue's parents decides: placed if it fits what the node has
 // left, else the app takes nothing on this node (reservations are not

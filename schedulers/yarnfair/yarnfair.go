@@ -242,6 +242,7 @@ func (p *YARNFair) buildQueues() error {
 		p.byPath[s.Path] = q
 	}
 	p.root = p.byPath["root"]
+	p.root.leaf = false // jobs run below it, never in it
 	for i := range p.alloc.Queues {
 		q := p.byPath[p.alloc.Queues[i].Path]
 		if err := p.checkPolicy(q, p.alloc.Queues[i].Policy != ""); err != nil {
