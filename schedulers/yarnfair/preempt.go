@@ -258,7 +258,7 @@ func (p *YARNFair) preemptResources(toPreempt replay.Resources, v *replay.View) 
 // heartbeat once it was warned more than wait-before-kill ago.
 func (p *YARNFair) warnOrKill(w *warning, now replay.Time) {
 	if w.at+p.o.waitBeforeKill < now && w.at >= 0 {
-		p.kills[w.node] = append(p.kills[w.node], w.t)
+		p.kills[w.node] = append(p.kills[w.node], *w)
 		p.nKills++
 		w.at = -1 // marked; dropped once it no longer runs
 	}
@@ -358,10 +358,11 @@ func (p *YARNFair) killMarked(hb *replay.Heartbeat) error {
 	}
 	p.kills[n] = nil
 	p.nKills -= len(ks)
-	for _, t := range ks {
+	for _, w := range ks {
+		t := w.t
 		tv := hb.Task(t)
 		a := p.apps[t.Job]
-		if a == nil || !tv.Running() || tv.Node() != n {
+		if a == nil || !tv.Running() || tv.Node() != n || tv.AttemptStart() != w.start {
 			continue
 		}
 		if err := hb.Kill(t); err != nil {

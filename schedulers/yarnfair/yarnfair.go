@@ -102,7 +102,7 @@ type YARNFair struct {
 	lastPreempt replay.Time
 	starved     bool // some leaf was starved at the last update
 	warned      []warning
-	kills       [][]replay.TaskRef // per node: victims for its next heartbeat
+	kills       [][]warning // per node: victims for its next heartbeat
 	nKills      int
 }
 
@@ -303,7 +303,7 @@ func (p *YARNFair) Start(v *replay.View) error {
 	}
 	p.drf = drf{cluster: p.cluster, n: p.nres}
 	p.apps = make([]*app, v.Jobs())
-	p.kills = make([][]replay.TaskRef, v.Nodes())
+	p.kills = make([][]warning, v.Nodes())
 	p.lastUpdate, p.lastPreempt = 0, 0
 	return nil
 }
