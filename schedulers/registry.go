@@ -19,6 +19,7 @@ import (
 	"sojourn/schedulers/internal/policy"
 	"sojourn/schedulers/oracle"
 	"sojourn/schedulers/sjf"
+	"sojourn/schedulers/yarnfair"
 )
 
 // Policy describes a scheduling policy: its name, a one-line summary, its
@@ -48,6 +49,7 @@ var builtin = []*Policy{
 	&oracle.PS,
 	&sjf.Policy,
 	&oracle.SRPT,
+	&yarnfair.Policy,
 }
 
 // minimalFIFO is the engine's own FIFO (replay.FIFO), the reference the

@@ -54,8 +54,8 @@ func TestStreamedTraceMatchesInMemory(t *testing.T) {
 		{"capacity", map[string]string{"queues": queues, "preemption": "true"}},
 	}
 	for _, name := range Names() {
-		if external(name) {
-			continue
+		if p, _ := Lookup(name); external(name) || p.ContainersOnly {
+			continue // the slot model only here
 		}
 		cases = append(cases, struct {
 			policy string

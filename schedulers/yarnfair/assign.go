@@ -1,0 +1,219 @@
+package yarnfair
+
+import (
+	"slices"
+
+	"sojourn/replay"
+)
+
+// OnHeartbeat implements replay.Scheduler: updates shares and starvation
+// when due, kills the victims marked on the node, then assigns
+// containers from the root down (FairScheduler.attemptScheduling).
+func (p *YARNFair) OnHeartbeat(hb *replay.Heartbeat) error {
+	if p.o.preempt {
+		p.update(hb.View)
+		if err := p.killMarked(hb); err != nil {
+			return err
+		}
+	}
+	if p.root.ready == 0 || (hb.Free(replay.Map) == 0 && hb.Free(replay.Reduce) == 0) {
+		return nil
+	}
+	avail := hb.Available()
+	var half, assigned replay.Resources
+	for r := 0; r < p.nres; r++ {
+		half[r] = avail[r] / 2
+	}
+	for n := 1; ; n++ {
+		req, ok, err := p.assignQueue(p.root, hb)
+		if err != nil || !ok {
+			return err
+		}
+		if !p.o.assignMultiple {
+			return nil
+		}
+		if p.o.dynamicMaxAssign {
+			done := true
+			for r := 0; r < p.nres; r++ {
+				assigned[r] += req[r]
+				if assigned[r] < half[r] {
+					done = false
+				}
+			}
+			if done {
+				return nil
+			}
+		} else if p.o.maxAssign > 0 && n >= p.o.maxAssign {
+			return nil
+		}
+	}
+}
+
+// assignQueue offers the node to queue q's subtree: its children with
+// apps that ask for containers, the most deserving first by q's policy,
+// until one takes a container (FSParentQueue and FSLeafQueue
+// assignContainer). It returns the container's size.
+func (p *YARNFair) assignQueue(q *queue, hb *replay.Heartbeat) (replay.Resources, bool, error) {
+	if q.ready == 0 {
+		return replay.Resources{}, false, nil
+	}
+	if q.leaf {
+		return p.assignLeaf(q, hb)
+	}
+	for len(p.scratchQ) <= q.depth {
+		p.scratchQ = append(p.scratchQ, nil)
+	}
+	kids := p.scratchQ[q.depth][:0]
+	for _, c := range q.children {
+		if c.ready > 0 {
+			kids = append(kids, c)
+		}
+	}
+	p.scratchQ[q.depth] = kids
+	cmpf := p.comparator(q.pol)
+	slices.SortFunc(kids, func(a, b *queue) int { return cmpf(&a.sched, &b.sched) })
+	for _, c := range kids {
+		req, ok, err := p.assignQueue(c, hb)
+		if ok || err != nil {
+			return req, ok, err
+		}
+	}
+	return replay.Resources{}, false, nil
+}
+
+// assignLeaf offers the node to the ready apps of leaf q, the most
+// deserving first by q's policy. The first is found by one scan; the
+// others are sorted only if it takes nothing.
+func (p *YARNFair) assignLeaf(q *queue, hb *replay.Heartbeat) (replay.Resources, bool, error) {
+	cmpf := p.comparator(q.pol)
+	apps := p.scratchA[:0]
+	best := -1
+	for _, a := range q.apps {
+		if !a.ready {
+			continue
+		}
+		if best < 0 || cmpf(&a.sched, &apps[best].sched) < 0 {
+			best = len(apps)
+		}
+		apps = append(apps, a)
+	}
+	p.scratchA = apps
+	if best < 0 {
+		return replay.Resources{}, false, nil
+	}
+	apps[0], apps[best] = apps[best], apps[0]
+	if req, ok, err := p.tryApp(apps[0], hb); ok || err != nil {
+		return req, ok, err
+	}
+	rest := apps[1:]
+	slices.SortFunc(rest, func(a, b *app) int { return cmpf(&a.sched, &b.sched) })
+	for _, a := range rest {
+		if req, ok, err := p.tryApp(a, hb); ok || err != nil {
+			return req, ok, err
+		}
+	}
+	return replay.Resources{}, false, nil
+}
+
+// tryApp offers the node to app a (FSAppAttempt.assignContainer): its
+// requests in priority order, reduces (MapReduce's priority 10) before
+// maps (20), though reduces only once no map waits (see the package
+// documentation). The first request the app could place on the node, were it
+// empty and within the queues' maxima, decides: it is placed if its
+// locality is allowed and it fits what the node has left, and otherwise
+// the app takes nothing here. Maps count a scheduling opportunity each
+// time and follow the locality thresholds.
+func (p *YARNFair) tryApp(a *app, hb *replay.Heartbeat) (replay.Resources, bool, error) {
+	jv := hb.Job(a.id)
+	n := hb.Node()
+	for _, k := range [2]replay.TaskKind{replay.Reduce, replay.Map} {
+		if !jv.Launchable(k) || k == replay.Reduce && jv.Pending(replay.Map) > 0 {
+			continue // reduces only once every map is placed
+		}
+		req := jv.Request(k)
+		if !p.could(a.q, &req, n) {
+			continue
+		}
+		var t replay.TaskRef
+		var loc replay.Locality
+		if k == replay.Reduce {
+			idx, _ := hb.PendingReduce(a.id)
+			t = replay.TaskRef{Job: a.id, Kind: k, Index: idx}
+		} else {
+			a.opps++
+			allowed := p.allowedLevel(a, hb.Nodes())
+			idx, l, ok := hb.PendingMap(a.id, n, replay.OffRack)
+			if !ok || l > allowed {
+				return replay.Resources{}, false, nil
+			}
+			t, loc = replay.TaskRef{Job: a.id, Kind: k, Index: idx}, l
+		}
+		if !hb.Fits(a.id, k) {
+			return replay.Resources{}, false, nil
+		}
+		if err := hb.Launch(t); err != nil {
+			return replay.Resources{}, false, err
+		}
+		if k == replay.Map {
+			p.raiseLevel(a, loc)
+		}
+		p.add(a, &req, 1, 0)
+		p.refresh(a, hb.View)
+		return req, true, nil
+	}
+	return replay.Resources{}, false, nil
+}
+
+// could reports whether a container of size req could go to leaf q on
+// node n: it fits the node's capacity and the maxima of q and its
+// parents (hasContainerForNode).
+func (p *YARNFair) could(q *queue, req *replay.Resources, n int32) bool {
+	c := p.v.NodeCapacity(n)
+	for r := 0; r < p.nres; r++ {
+		if req[r] > c[r] {
+			return false
+		}
+	}
+	for ; q != nil; q = q.parent {
+		if q.hasMax && (q.usage[0]+req[0] > q.max[0] || q.usage[1]+req[1] > q.max[1]) {
+			return false
+		}
+	}
+	return true
+}
+
+// allowedLevel is the worst locality app a's maps may take now
+// (FSAppAttempt.getAllowedLocalityLevel): with both thresholds set, node-
+// local at first; once more than threshold × nodes scheduling
+// opportunities passed at a level, the next level, the count starting
+// again.
+func (p *YARNFair) allowedLevel(a *app, nodes int) replay.Locality {
+	tn, tr := min(p.o.nodeThreshold, 1), min(p.o.rackThreshold, 1)
+	if tn < 0 || tr < 0 {
+		return replay.OffRack
+	}
+	if !a.localityInit {
+		a.localityInit, a.allowed = true, replay.NodeLocal
+		return replay.NodeLocal
+	}
+	if a.allowed == replay.OffRack {
+		return replay.OffRack
+	}
+	th := tn
+	if a.allowed == replay.RackLocal {
+		th = tr
+	}
+	if float64(a.opps) > float64(nodes)*th {
+		a.allowed++
+		a.opps = 0
+	}
+	return a.allowed
+}
+
+// raiseLevel is FSAppAttempt.allocate's update: a container placed at a
+// better locality than allowed brings the allowed level back to it.
+func (p *YARNFair) raiseLevel(a *app, loc replay.Locality) {
+	if a.localityInit && loc < a.allowed {
+		a.allowed = loc
+	}
+}
