@@ -20,7 +20,7 @@ SEEDS   ?= 20
 RESULTS ?= $(OUT)/results
 REPORTS ?= $(OUT)/reports
 # The experiments' result directories under $(RESULTS) (bench experiment --help).
-EXPERIMENTS := fig3 fig4 fig5 fig6 fig7 fig8 backfill disco estimates tables
+EXPERIMENTS := fig3 fig4 fig5 fig6 fig7 fig8 backfill disco estimates containers tables
 
 .PHONY: all build test vet fmt-check lint experiments report readme-figures workloads clean
 

@@ -47,6 +47,13 @@ func (e *Env) seedTrace(profile string, seed uint64, mapOnlyTrace bool) (*traces
 		if profile == swfLike {
 			return swfLikeTrace(seed), nil
 		}
+		if profile == mixedProfile {
+			tr, err := profileTrace("fb2009", seed)
+			if err != nil {
+				return nil, err
+			}
+			return mixedResources(tr), nil
+		}
 		tr, err := profileTrace(profile, seed)
 		if err != nil || !mapOnlyTrace {
 			return tr, err
