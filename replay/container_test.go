@@ -202,3 +202,58 @@ func TestContainerHeterogeneousCluster(t *testing.T) {
 		t.Errorf("finish %v, want 5 (all four maps on the fast node at 0)", r.Jobs[0].Finish)
 	}
 }
+
+// suspender runs job 0's map, suspends it for job 1's map when job 1
+// arrives, and resumes it once it fits again.
+type suspender struct{}
+
+func (suspender) Name() string              { return "suspender" }
+func (suspender) OnEvent(ev Event, v *View) {}
+func (suspender) OnHeartbeat(hb *Heartbeat) error {
+	for j := int32(0); j < int32(hb.Jobs()); j++ {
+		jv := hb.Job(j)
+		if !jv.Arrived() || jv.Pending(Map) == 0 {
+			continue
+		}
+		if !hb.Fits(j, Map) && j == 1 {
+			for _, t := range hb.Running() {
+				if t.Job == 0 {
+					if err := hb.Suspend(t); err != nil {
+						return err
+					}
+					break
+				}
+			}
+		}
+		if hb.Fits(j, Map) {
+			t, _, _ := hb.PendingMap(j, hb.Node(), OffRack)
+			if err := hb.Launch(TaskRef{Job: j, Kind: Map, Index: t}); err != nil {
+				return err
+			}
+		}
+	}
+	for _, t := range hb.SuspendedHere() {
+		if hb.Job(1).Done() && hb.Fits(t.Job, t.Kind) {
+			return hb.Resume(t)
+		}
+	}
+	return nil
+}
+
+// Suspension in containers, on a 4 GiB node with ApplicationMasters of 1
+// GiB. Job 0 (at 0) runs a 20 s map in a 2 GiB container from 0. Job 1
+// arrives at 5; its AM takes the last GiB; the policy suspends job 0's
+// map (15 s left) and launches job 1's 5 s map of 1 GiB. The node would
+// then hold 3 GiB allocated and 2 GiB suspended, over its 4 GiB: the
+// suspended container is swapped out, 2 GiB at 100 MB/s = 21.474836 s,
+// which the new map waits: it ends at 5 + 21.474836 + 5 = 31.474836 and
+// job 1 with it. At the next heartbeat, 32, job 0's map resumes and swaps
+// back in (21.474836 s), then runs its 15 s: job 0 ends at 68.474836.
+func TestContainerSuspendSwaps(t *testing.T) {
+	tr := mkTrace(t, jobSpec(0, []float64{20}, nil, 0, 2048*mib), jobSpec(5, []float64{5}, nil, 0, 1024*mib))
+	r := mustRun(t, tr, suspender{}, oneYARNNode(4096, 8))
+	wantTimes(t, "finishes", finishes(r), []float64{68.474836, 31.474836})
+	if r.Jobs[0].Suspensions != 1 || r.SwapTime.Sec() != 2*21.474836 {
+		t.Errorf("%d suspensions, swap time %v; want 1 and 2 × 21.474836 s", r.Jobs[0].Suspensions, r.SwapTime)
+	}
+}
