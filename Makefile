@@ -139,6 +139,11 @@ BENCH_NODES    ?= 3000
 BENCH_REPS     ?= 1
 BENCH_POLICIES ?=
 BENCH_TRACE    ?= $(OUT)/bench/fb2010-day.arrow
+# The container model's rows: NodeManagers of 15 GiB and 8 vcores, at the
+# slot model's heartbeat for the cluster (Hadoop 1.x's nodes/100 s), and
+# the policies (policy or policy:option=value).
+BENCH_YARN          ?= --model yarn --node-memory-mb 15360 --node-vcores 8 --heartbeat $(shell echo $(BENCH_NODES) | awk '{print ($$1 / 100 > 0.3) ? $$1 / 100 : 0.3}')
+BENCH_YARN_POLICIES ?= fifo hfsp yarn-fair yarn-fair:policy=drf yarn-capacity
 
 .PHONY: bench
 
@@ -150,7 +155,7 @@ bench: build $(BENCH_TRACE)
 		-benchtime 1x -count $(BENCH_REPS) ./run | awk '/^BenchmarkPerf\/floor/ {print $$3 / 1e9}' | sort -n | \
 		awk '{v[NR] = $$1} END {if (NR) printf "%.3f", v[int((NR + 1) / 2)]}'); \
 	[ -n "$$floor" ] || { echo "bench: the floor's benchmark failed"; exit 1; }; \
-	policies="$(BENCH_POLICIES)"; [ -n "$$policies" ] || policies=$$($(BENCH) policies | grep -vx exec); \
+	policies="$(BENCH_POLICIES)"; [ -n "$$policies" ] || policies=$$($(BENCH) policies | grep -vx exec | grep -v '^yarn-'); \
 	policies="fifo-minimal $$(echo $$policies | tr ' ' '\n' | grep -vx fifo-minimal | tr '\n' ' ')"; \
 	echo "FB-2010 day on $(BENCH_NODES) nodes, median of $(BENCH_REPS) runs ($$(nproc 2>/dev/null || echo ?) cores, GOMAXPROCS=$${GOMAXPROCS:-all})"; \
 	echo "floor (replay.Floor, the irreducible work of the same tasks): $$floor s"; \
@@ -173,6 +178,30 @@ bench: build $(BENCH_TRACE)
 		[ -n "$$minimal" ] || minimal=$$(echo $$row | awk '{print $$1}'); \
 		echo $$row | awk -v p=$$p -v f=$$floor -v m=$$minimal \
 			'{printf "| %s | %s | %.1f× | %.2f× | %s | %s | %s | %s |\n", p, $$1, $$1 / f, $$1 / m, $$2, $$3, $$4, $$5}'; \
+		eval "slot_$$(echo $$p | tr - _)=$$(echo $$row | awk '{print $$1}')"; \
+	done; \
+	echo; \
+	echo "The same day in the container model ($(BENCH_YARN)): the same heartbeat interval as the slot rows, so that the ratio is the cost of containers"; \
+	echo "| policy | replay wall (s) | × floor | × the slot model (same policy family) | total wall (s) | task events/s | peak memory (MiB) | mean sojourn (s) |"; \
+	echo "|---|---|---|---|---|---|---|---|"; \
+	for v in $(BENCH_YARN_POLICIES); do \
+		p=$${v%%:*}; opt=""; [ "$$p" = "$$v" ] || opt="--$$p.$${v#*:}"; \
+		family=$$p; case $$p in yarn-fifo) family=fifo;; yarn-capacity) family=capacity;; yarn-fair) family=fair;; esac; \
+		runs=""; \
+		for r in $$(seq $(BENCH_REPS)); do \
+			line=$$($(BENCH) replay --trace $(BENCH_TRACE) --nodes $(BENCH_NODES) --scheduler $$p $$opt $(BENCH_YARN) \
+				--tasks=false --occupancy=false 2>/dev/null | awk ' \
+				/^wall time/ {w=$$3; e=$$5; sub(/^\(/, "", e)} /^total time/ {t=$$3} \
+				/^peak memory/ {m=$$3} /^mean sojourn/ {s=$$3} \
+				END {if (w != "") printf "%s %s %.2fM %s %s", w, t, e, m, s}'); \
+			[ -n "$$line" ] || { runs=""; break; }; \
+			runs="$$runs$$line\n"; \
+		done; \
+		if [ -z "$$runs" ]; then echo "| $$v | failed | | | | | | |"; continue; fi; \
+		row=$$(printf "$$runs" | sort -n | awk -v n=$(BENCH_REPS) 'NR == int((n + 1) / 2) {print}'); \
+		slot=$$(eval echo \$${slot_$$(echo $$family | tr - _)}); \
+		echo $$row | awk -v p="$$v" -v f=$$floor -v s="$$slot" -v fam=$$family \
+			'{r = (s == "") ? "–" : sprintf("%.2f× (%s)", $$1 / s, fam); printf "| %s | %s | %.1f× | %s | %s | %s | %s | %s |\n", p, $$1, $$1 / f, r, $$2, $$3, $$4, $$5}'; \
 	done
 	@echo
 	@$(MAKE) --no-print-directory bench-exec
