@@ -87,6 +87,20 @@ type sched struct {
 	start              replay.Time
 	name               string // queues
 	id                 int32  // apps: the job's index; queues: -1
+	// dk caches the DRF comparator's view of usage, which changes only
+	// with usage (add clears it): sorting a leaf's apps compares each
+	// many times.
+	dk drfKey
+}
+
+// drfKey is a schedulable's shares in the order of its shares of the
+// cluster, largest first: of the cluster over its weight (s), and of its
+// minimum share (m); needy while it uses less of its dominant resource
+// than its minimum share.
+type drfKey struct {
+	valid bool
+	needy bool
+	s, m  [replay.MaxResources]float64
 }
 
 // comparator orders schedulables from the most deserving of the next
@@ -165,24 +179,17 @@ func (d *drf) shares(usage, base *replay.Resources, weight float64, s *[replay.M
 // their minimum shares; the others compare by their shares of the
 // cluster over their weight, the dominant first, then the next.
 func (d *drf) compare(a, b *sched) int {
-	var sa, sb, ma, mb [replay.MaxResources]float64
-	var oa, ob, tmp [replay.MaxResources]int
-	d.shares(&a.usage, &d.cluster, a.weight, &sa, &oa)
-	d.shares(&b.usage, &d.cluster, b.weight, &sb, &ob)
-	d.shares(&a.usage, &a.min, 1, &ma, &tmp)
-	d.shares(&b.usage, &b.min, 1, &mb, &tmp)
-	an := a.min[oa[0]] > 0 && ma[oa[0]] < 1
-	bn := b.min[ob[0]] > 0 && mb[ob[0]] < 1
+	ka, kb := d.key(a), d.key(b)
 	var c int
 	switch {
-	case an && !bn:
+	case ka.needy && !kb.needy:
 		c = -1
-	case bn && !an:
+	case kb.needy && !ka.needy:
 		c = 1
-	case an:
-		c = d.lexi(&ma, &mb, &oa, &ob)
+	case ka.needy:
+		c = d.lexi(&ka.m, &kb.m)
 	default:
-		c = d.lexi(&sa, &sb, &oa, &ob)
+		c = d.lexi(&ka.s, &kb.s)
 	}
 	if c != 0 {
 		return c
@@ -190,9 +197,27 @@ func (d *drf) compare(a, b *sched) int {
 	return tie(a, b)
 }
 
-func (d *drf) lexi(sa, sb *[replay.MaxResources]float64, oa, ob *[replay.MaxResources]int) int {
+// key computes (or recalls) a's drfKey.
+func (d *drf) key(a *sched) *drfKey {
+	k := &a.dk
+	if k.valid {
+		return k
+	}
+	var s, m [replay.MaxResources]float64
+	var o, tmp [replay.MaxResources]int
+	d.shares(&a.usage, &d.cluster, a.weight, &s, &o)
+	d.shares(&a.usage, &a.min, 1, &m, &tmp)
 	for i := 0; i < d.n; i++ {
-		if c := cmp.Compare(sa[oa[i]], sb[ob[i]]); c != 0 {
+		k.s[i], k.m[i] = s[o[i]], m[o[i]]
+	}
+	k.needy = a.min[o[0]] > 0 && m[o[0]] < 1
+	k.valid = true
+	return k
+}
+
+func (d *drf) lexi(sa, sb *[replay.MaxResources]float64) int {
+	for i := 0; i < d.n; i++ {
+		if c := cmp.Compare(sa[i], sb[i]); c != 0 {
 			return c
 		}
 	}

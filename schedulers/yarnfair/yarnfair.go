@@ -451,6 +451,10 @@ func (p *YARNFair) countReduces(a *app, v *replay.View) {
 // add changes app a's usage by du × req and its demand by dd × req, and
 // its queues' with it.
 func (p *YARNFair) add(a *app, req *replay.Resources, du, dd int64) {
+	a.dk.valid = false
+	for q := a.q; q != nil; q = q.parent {
+		q.dk.valid = false
+	}
 	for r := 0; r < p.nres; r++ {
 		a.usage[r] += du * req[r]
 		a.demand[r] += dd * req[r]
