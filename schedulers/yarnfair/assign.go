@@ -85,34 +85,27 @@ func (p *YARNFair) assignQueue(q *queue, hb *replay.Heartbeat) (replay.Resources
 // deserving first by q's policy. The first is found by one scan; the
 // others are sorted only if it takes nothing.
 func (p *YARNFair) assignLeaf(q *queue, hb *replay.Heartbeat) (replay.Resources, bool, error) {
-	cmpf := p.comparator(q.pol)
-	apps := p.scratchA[:0]
-	best := -1
-	for _, a := range q.apps {
-		if !a.ready {
-			continue
-		}
-		if best < 0 || cmpf(&a.sched, &apps[best].sched) < 0 {
-			best = len(apps)
-		}
-		apps = append(apps, a)
-	}
-	p.scratchA = apps
-	if best < 0 {
-		return replay.Resources{}, false, nil
-	}
-	apps[0], apps[best] = apps[best], apps[0]
-	if req, ok, err := p.tryApp(apps[0], hb); ok || err != nil {
-		return req, ok, err
-	}
-	rest := apps[1:]
-	slices.SortFunc(rest, func(a, b *app) int { return cmpf(&a.sched, &b.sched) })
-	for _, a := range rest {
-		if req, ok, err := p.tryApp(a, hb); ok || err != nil {
-			return req, ok, err
+	h := &q.heap
+	tried := p.scratchA[:0]
+	var req replay.Resources
+	var ok bool
+	var err error
+	for len(h.apps) > 0 {
+		a := h.pop()
+		a.popped = true
+		tried = append(tried, a)
+		if req, ok, err = p.tryApp(a, hb); ok || err != nil {
+			break
 		}
 	}
-	return replay.Resources{}, false, nil
+	for _, a := range tried {
+		a.popped = false
+		if a.ready && a.hpos < 0 {
+			h.push(a)
+		}
+	}
+	p.scratchA = tried[:0]
+	return req, ok, err
 }
 
 // tryApp offers the node to app a (FSAppAttempt.assignContainer): its

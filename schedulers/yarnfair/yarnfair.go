@@ -120,6 +120,7 @@ type queue struct {
 	runnable int              // runnable apps below
 	ready    int              // runnable apps below with a container to ask for
 	apps     []*app           // leaf: runnable apps in start order
+	heap     readyHeap        // leaf: the ready apps in the leaf's order
 	waiting  []*app           // leaf: apps held by max-running-apps, in start order
 	fair     replay.Resources // instantaneous fair share
 	lastMin  replay.Time      // last update at which it was not starved for its min share
@@ -140,6 +141,10 @@ type app struct {
 	opps         int
 	fair         replay.Resources
 	preempted    replay.Resources // warned containers' resources during a preemption pass
+	// hpos is the app's place in its leaf's heap, -1 when out; popped
+	// marks an app taken out while the leaf is offered a node.
+	hpos   int
+	popped bool
 }
 
 var (
@@ -415,7 +420,7 @@ func (p *YARNFair) OnEvent(ev replay.Event, v *replay.View) {
 func (p *YARNFair) arrive(j int32, v *replay.View) {
 	jv := v.Job(j)
 	q := p.queueFor(jv.Pool())
-	a := &app{sched: sched{weight: 1, start: jv.Submit(), id: j}, q: q}
+	a := &app{sched: sched{weight: 1, start: jv.Submit(), id: j}, q: q, hpos: -1}
 	p.apps[j] = a
 	am := v.AMRequest()
 	p.add(a, &am, 1, 1)
@@ -455,6 +460,11 @@ func (p *YARNFair) add(a *app, req *replay.Resources, du, dd int64) {
 	for q := a.q; q != nil; q = q.parent {
 		q.dk.valid = false
 	}
+	defer func() {
+		if a.hpos >= 0 {
+			a.q.heap.fix(a.hpos) // its key changed
+		}
+	}()
 	for r := 0; r < p.nres; r++ {
 		a.usage[r] += du * req[r]
 		a.demand[r] += dd * req[r]
@@ -482,6 +492,16 @@ func (p *YARNFair) refresh(a *app, v *replay.View) {
 	d := -1
 	if ready {
 		d = 1
+	}
+	h := &a.q.heap
+	if h.cmp == nil {
+		h.cmp = p.comparator(a.q.pol)
+	}
+	switch {
+	case ready && !a.popped:
+		h.push(a)
+	case !ready && a.hpos >= 0:
+		h.remove(a)
 	}
 	for q := a.q; q != nil; q = q.parent {
 		q.ready += d
