@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"sojourn/replay"
+	"sojourn/replay/clusterfile"
 	"sojourn/run"
 	"sojourn/schedulers"
 )
@@ -72,10 +73,16 @@ const (
 	kindInt = iota
 	kindFloat
 	kindBool
+	kindModel // slots or yarn
+	kindPath  // a cluster file
 )
 
 func intParam(f func(*replay.Config) *int) clusterParam {
 	return clusterParam{kindInt, func(c *replay.Config, v string) { *f(c), _ = strconv.Atoi(v) }}
+}
+
+func int64Param(f func(*replay.Config) *int64) clusterParam {
+	return clusterParam{kindInt, func(c *replay.Config, v string) { *f(c), _ = strconv.ParseInt(v, 10, 64) }}
 }
 
 func floatParam(f func(*replay.Config) *float64) clusterParam {
@@ -107,6 +114,23 @@ var clusterParams = map[string]clusterParam{
 		}
 	}},
 	"oob-heartbeat": {kindBool, func(c *replay.Config, v string) { c.OutOfBandHeartbeat, _ = strconv.ParseBool(v) }},
+	"model":         {kindModel, func(c *replay.Config, v string) { c.Model, _ = replay.ParseModel(v) }},
+	"cluster": {kindPath, func(c *replay.Config, v string) {
+		// Checked when the sweep file was read (clusterParam.check).
+		if cl, err := clusterfile.Load(v); err == nil {
+			c.Cluster, c.ExtraResources = run.ClusterNodes(cl, c.NodesPerRack)
+			c.Nodes = 0
+		}
+	}},
+	"node-memory-mb":        int64Param(func(c *replay.Config) *int64 { return &c.NodeMemoryMB }),
+	"node-vcores":           int64Param(func(c *replay.Config) *int64 { return &c.NodeVcores }),
+	"min-allocation-mb":     int64Param(func(c *replay.Config) *int64 { return &c.MinAllocationMB }),
+	"min-allocation-vcores": int64Param(func(c *replay.Config) *int64 { return &c.MinAllocationVcores }),
+	"map-memory-mb":         int64Param(func(c *replay.Config) *int64 { return &c.MapMemoryMB }),
+	"reduce-memory-mb":      int64Param(func(c *replay.Config) *int64 { return &c.ReduceMemoryMB }),
+	"am-memory-mb":          int64Param(func(c *replay.Config) *int64 { return &c.AMMemoryMB }),
+	"am-vcores":             int64Param(func(c *replay.Config) *int64 { return &c.AMVcores }),
+	"max-am-share":          floatParam(func(c *replay.Config) *float64 { return &c.MaxAMShare }),
 }
 
 // ParameterNames lists the cluster parameters a sweep may set.
@@ -225,6 +249,15 @@ func newCell(i int, w *Workload, pol string, params map[string]string, seed uint
 		apply(k, params[k])
 	}
 	c.Cluster.Seed = seed
+	if c.Cluster.Model == replay.SlotModel {
+		for _, p := range replay.Params() {
+			_, inFixed := fixed[p.Name]
+			_, inParams := params[p.Name]
+			if p.Container && (inFixed || inParams) {
+				return nil, fmt.Errorf("cell %d (%s): %s is a parameter of the container model; set model to yarn", i, Label(c), p.Name)
+			}
+		}
+	}
 	cfg := c.Cluster
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("cell %d (%s): %v", i, Label(c), err)

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"sojourn/replay"
+	"sojourn/replay/clusterfile"
 	"sojourn/schedulers"
 	"sojourn/swim"
 )
@@ -301,6 +302,13 @@ func (p clusterParam) check(v string) error {
 		_, err = strconv.ParseFloat(v, 64)
 	case kindBool:
 		_, err = strconv.ParseBool(v)
+	case kindModel:
+		if _, err := replay.ParseModel(v); err != nil {
+			return err
+		}
+	case kindPath:
+		_, err := clusterfile.Load(v)
+		return err
 	}
 	if err != nil {
 		return fmt.Errorf("%q is not %s", v, map[int]string{kindInt: "an integer", kindFloat: "a number", kindBool: "true or false"}[p.kind])
