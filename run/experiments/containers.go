@@ -364,6 +364,20 @@ func containers(x *Ctx) (reports.Section, error) {
 			})
 		}
 	}
+	for _, prof := range profiles {
+		for _, y := range []string{"yarn-fair", "yarn-capacity"} {
+			if !contains(yarnOnly, y) {
+				continue
+			}
+			checks = append(checks, check[containersSeed]{
+				statement: fmt.Sprintf("%s in containers: HFSP's mean sojourn time is below %s's", prof, variantLabel(y)),
+				paper:     "size-based scheduling beats the fair and capacity schedulers on mean sojourn time (the HFSP paper, on Hadoop 1.x slots)",
+				tol:       atMost(1, fmt.Sprintf("HFSP / %s ≤ 1.00×", variantLabel(y))),
+				value:     func(s containersSeed) float64 { return s.models[prof]["hfsp"][1].mean / s.models[prof][y][1].mean },
+				show:      showRatio,
+			})
+		}
+	}
 	if contains(yarnOnly, "yarn-fair drf") {
 		checks = append(checks, check[containersSeed]{
 			statement: "Mixed memory/CPU workload: the Fair scheduler with DRF gives a mean sojourn time no higher than with memory-only fair shares",
