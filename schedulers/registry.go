@@ -19,6 +19,8 @@ import (
 	"sojourn/schedulers/internal/policy"
 	"sojourn/schedulers/oracle"
 	"sojourn/schedulers/sjf"
+	"sojourn/schedulers/yarncapacity"
+	"sojourn/schedulers/yarnfifo"
 )
 
 // Policy describes a scheduling policy: its name, a one-line summary, its
@@ -48,6 +50,8 @@ var builtin = []*Policy{
 	&oracle.PS,
 	&sjf.Policy,
 	&oracle.SRPT,
+	&yarncapacity.Policy,
+	&yarnfifo.Policy,
 }
 
 // minimalFIFO is the engine's own FIFO (replay.FIFO), the reference the
