@@ -253,7 +253,7 @@ func (c *Capacity) Start(v *replay.View) error {
 	c.apps = make([]app, v.Jobs())
 	c.kills = make([][]victim.Victim, v.Nodes())
 	c.marks = map[replay.TaskRef]mark{}
-	c.nextRound = c.o.interval
+	c.nextRound = 0 // rounds at every multiple of the interval
 	for j := range int32(v.Jobs()) {
 		jv := v.Job(j)
 		if jv.Trace() == nil {

@@ -99,10 +99,11 @@
 //     yarn.scheduler.capacity.per-node-heartbeat.* options:
 //     multiple-assignments (multiple-assignments-enabled, default true:
 //     otherwise one container a heartbeat), maximum-assignments
-//     (maximum-container-assignments, default -1, no limit; Hadoop 3.3
-//     and later default to 100), maximum-offswitch-assignments (default
-//     1): an off-switch container ends the heartbeat once that many were
-//     given. A reduce asks for any node: it is an off-switch container.
+//     (maximum-container-assignments, default -1, no limit, as in Hadoop
+//     3.0; later versions default to 100), maximum-offswitch-assignments
+//     (default 1): an off-switch container ends the heartbeat once that
+//     many were given. A reduce asks for any node: it is an off-switch
+//     container.
 //   - There are no reservations: a container that does not fit is not
 //     reserved on the node.
 //
