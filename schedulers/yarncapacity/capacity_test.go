@@ -94,6 +94,31 @@ func TestQueueCapacitiesAndElasticity(t *testing.T) {
 		"2 node 0 launch job 0 map 1")
 }
 
+// A hierarchy: root.x (50%) with leaves a and b (50% of x each), root.y
+// (50%), user-limit-factor 10 everywhere; one job of long 1 GiB maps in
+// each leaf, at 0, on an 8 GiB node. The AMs leave x at 2/4 of its
+// guarantee and y at 1/4. From the root: y (1/4 < 2/4); on the tie at
+// 2/4, x, and in x, a (1/2, tie with b, by name); y (2/4 < 3/4); on the
+// tie at 3/4, x and in x, b (1/2 < 2/2); y (3/4 < 4/4). The node is full:
+// a and b hold 2 GiB each, y 4. At 100 the maps end and y, at 1/4 of its
+// guarantee again, comes first.
+func TestHierarchy(t *testing.T) {
+	tr := replaytest.Trace(t,
+		replaytest.Job(0).Pool("a").Maps(4, 100).Memory(1*gib),
+		replaytest.Job(0).Pool("b").Maps(4, 100).Memory(1*gib),
+		replaytest.Job(0).Pool("y").Maps(4, 100).Memory(1*gib))
+	queues := "root.x.capacity = 50\nroot.x.a.capacity = 50\nroot.x.a.user-limit-factor = 10\n" +
+		"root.x.b.capacity = 50\nroot.x.b.user-limit-factor = 10\nroot.y.capacity = 50\nroot.y.user-limit-factor = 10\n"
+	_, log := run(t, tr, oneNode(8192, 8), map[string]string{"queues": queues})
+	wantLog(t, log, true,
+		"0 node 0 launch job 2 map 0",
+		"0 node 0 launch job 0 map 0",
+		"0 node 0 launch job 2 map 1",
+		"0 node 0 launch job 1 map 0",
+		"0 node 0 launch job 2 map 2",
+		"100 node 0 launch job 2 map 3") // the maps end: y at 1/4 again, first
+}
+
 // Two users in the default queue (their pools u1 and u2 name no leaf),
 // minimum-user-limit-percent 50, on an 8 GiB node; each job has 10 maps
 // of 1 GiB and 10 s, at 0. The queue's capacity is the node's 8 GiB, its

@@ -65,12 +65,23 @@ func TestPaperQueuesPerClass(t *testing.T) {
 	if log.Count(replay.TaskKilled) == 0 {
 		t.Error("no container preempted")
 	}
-	var worst replay.Time
-	for _, j := range pre.Jobs {
-		worst = max(worst, j.FirstLaunch-j.Submit)
-	}
-	if worst > pre.Stats.End/2 {
-		t.Errorf("with preemption a job waited %v for its first container in a run of %v", worst, pre.Stats.End)
+	// The same under a two-level hierarchy: small and medium share
+	// root.short, whose guarantee the preemption policy computes before
+	// theirs.
+	nested := "root.short.capacity = 60\nroot.short.small.capacity = 50\n" +
+		"root.short.medium.capacity = 50\nroot.short.medium.user-limit-factor = 3\n" +
+		"root.big.capacity = 40\nroot.big.user-limit-factor = 2.5\n"
+	tree, treeLog := run(t, &byClass, containers(), map[string]string{"queues": nested, "preemption": "true"})
+	t.Logf("%-18s mean sojourn %6.1f s: small %6.1f, medium %6.1f, big %6.1f; %d kills",
+		"nested queues", tree.MeanSojourn(), classMean(tree, "small"), classMean(tree, "medium"), classMean(tree, "big"), treeLog.Count(replay.TaskKilled))
+	for _, r := range []*replay.Result{pre, tree} {
+		var worst replay.Time
+		for _, j := range r.Jobs {
+			worst = max(worst, j.FirstLaunch-j.Submit)
+		}
+		if worst > r.Stats.End/2 {
+			t.Errorf("with preemption a job waited %v for its first container in a run of %v", worst, r.Stats.End)
+		}
 	}
 }
 

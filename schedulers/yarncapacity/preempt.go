@@ -79,6 +79,7 @@ func (c *Capacity) distribute(p *queue, allowed float64) {
 			withGuarantee = append(withGuarantee, ch)
 		} else {
 			without = append(without, ch)
+			ch.ideal = 0 // what is left, if anything, below
 		}
 	}
 	unassigned = c.fixpoint(withGuarantee, unassigned, false)

@@ -1,6 +1,7 @@
 package yarnfifo
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -156,30 +157,18 @@ func seedPlacing(t *testing.T, tr *traces.Trace, cfg replay.Config, want []int32
 		var got []int32
 		e.Observe(func(ev replay.Event, v *replay.View) {
 			if ev.Kind == replay.JobArrived && ev.Job == 0 {
-				got = append([]int32(nil), v.Job(0).Replicas()...)
+				got = slices.Clone(v.Job(0).Replicas())
 			}
 		})
 		if _, err := e.Run(); err != nil {
 			t.Fatal(err)
 		}
-		if slicesEqual(got, want) {
+		if slices.Equal(got, want) {
 			return seed
 		}
 	}
 	t.Fatalf("no seed from 1 to 200 places the blocks on %v", want)
 	return 0
-}
-
-func slicesEqual(a, b []int32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // In the slot model the policy refuses to start.
