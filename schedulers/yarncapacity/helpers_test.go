@@ -73,30 +73,3 @@ func actionsAt(log *replaytest.Log, at float64) []string {
 	}
 	return out
 }
-
-// seedPlacing returns the first seed from 1 whose block placement puts
-// the first job's blocks (one replica each) on the nodes want.
-func seedPlacing(t *testing.T, tr *traces.Trace, cfg replay.Config, want []int32) uint64 {
-	t.Helper()
-	for seed := uint64(1); seed <= 1000; seed++ {
-		cfg.Seed = seed
-		e, err := replay.New(tr, &replay.FIFO{}, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []int32
-		e.Observe(func(ev replay.Event, v *replay.View) {
-			if ev.Kind == replay.JobArrived && ev.Job == 0 {
-				got = slices.Clone(v.Job(0).Replicas())
-			}
-		})
-		if _, err := e.Run(); err != nil {
-			t.Fatal(err)
-		}
-		if slices.Equal(got, want) {
-			return seed
-		}
-	}
-	t.Fatalf("no seed from 1 to 1000 places the blocks on %v", want)
-	return 0
-}

@@ -26,7 +26,7 @@ import (
 func TestNodeLocalityDelay(t *testing.T) {
 	tr := replaytest.Trace(t, replaytest.Job(0).Maps(1, 10).Memory(2*gib))
 	cfg := nodes(0, [2]int64{2048, 0}, [2]int64{4096, 0}, [2]int64{4096, 1}, [2]int64{1024, 1})
-	cfg.Seed = seedPlacing(t, tr, cfg, []int32{0})
+	cfg.Seed = replaytest.SeedPlacing(t, tr, cfg, 0, []int32{0})
 	for _, c := range []struct {
 		delay  string
 		launch string
@@ -56,14 +56,14 @@ func TestNodeLocalityDelay(t *testing.T) {
 func TestOffSwitchDelay(t *testing.T) {
 	tr := replaytest.Trace(t, replaytest.Job(0).Maps(1, 10).Memory(2*gib))
 	cfg := nodes(0, [2]int64{2048, 0}, [2]int64{4096, 1}, [2]int64{1024, 1}, [2]int64{1024, 1})
-	cfg.Seed = seedPlacing(t, tr, cfg, []int32{0})
+	cfg.Seed = replaytest.SeedPlacing(t, tr, cfg, 0, []int32{0})
 	r, log := run(t, tr, cfg, map[string]string{"node-locality-delay": "1", "rack-locality-additional-delay": "2"})
 	replaytest.CheckFinish(t, r, 23.25)
 	wantLog(t, log, false, "3.25 node 1 launch job 0 map 0")
 
 	tr = replaytest.Trace(t, replaytest.Job(0).Maps(2, 10).Memory(2*gib))
 	cfg.Cluster[1].MemoryMB = 8192
-	cfg.Seed = seedPlacing(t, tr, cfg, []int32{0, 0})
+	cfg.Seed = replaytest.SeedPlacing(t, tr, cfg, 0, []int32{0, 0})
 	r, log = run(t, tr, cfg, nil)
 	replaytest.CheckFinish(t, r, 22.25)
 	wantLog(t, log, false, "1.25 node 1 launch job 0 map 0", "2.25 node 1 launch job 0 map 1")

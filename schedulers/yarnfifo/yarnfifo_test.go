@@ -1,7 +1,6 @@
 package yarnfifo
 
 import (
-	"slices"
 	"strings"
 	"testing"
 
@@ -124,7 +123,7 @@ func TestLocalityWithoutDelay(t *testing.T) {
 	tr := replaytest.Trace(t, replaytest.Job(0).Maps(2, 10).Memory(1*gib))
 	cfg := replay.Config{Model: replay.ContainerModel, Nodes: 2, NodesPerRack: 1, Replication: 1, Heartbeat: 1,
 		NodeMemoryMB: 2048, NodeVcores: 8, AMMemoryMB: 1024, MaxAMShare: 1}
-	cfg.Seed = seedPlacing(t, tr, cfg, []int32{1, 0})
+	cfg.Seed = replaytest.SeedPlacing(t, tr, cfg, 0, []int32{1, 0})
 	r, log := run(t, tr, cfg)
 	replaytest.CheckFinish(t, r, 10.5)
 	wantLog(t, log, "0 node 0 launch job 0 map 1", "0.5 node 1 launch job 0 map 0")
@@ -132,7 +131,7 @@ func TestLocalityWithoutDelay(t *testing.T) {
 	tr = replaytest.Trace(t, replaytest.Job(0).Maps(2, 10).Memory(2*gib))
 	cfg.Cluster = []replay.NodeSpec{{Rack: 0, MemoryMB: 3072, Vcores: 8}, {Rack: 1, MemoryMB: 1024, Vcores: 8}}
 	cfg.Nodes, cfg.NodesPerRack = 0, 0
-	cfg.Seed = seedPlacing(t, tr, cfg, []int32{1, 0})
+	cfg.Seed = replaytest.SeedPlacing(t, tr, cfg, 0, []int32{1, 0})
 	r, log = run(t, tr, cfg)
 	replaytest.CheckFinish(t, r, 30)
 	wantLog(t, log, "0 node 0 launch job 0 map 1", "10 node 0 launch job 0 map 0")
@@ -142,33 +141,6 @@ func TestLocalityWithoutDelay(t *testing.T) {
 			t.Errorf("map 0 ran %v, want off-rack", s.Locality[i])
 		}
 	}
-}
-
-// seedPlacing returns the first seed from 1 whose block placement puts
-// the first job's map i on node want[i] (one replica each).
-func seedPlacing(t *testing.T, tr *traces.Trace, cfg replay.Config, want []int32) uint64 {
-	t.Helper()
-	for seed := uint64(1); seed <= 200; seed++ {
-		cfg.Seed = seed
-		e, err := replay.New(tr, &replay.FIFO{}, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []int32
-		e.Observe(func(ev replay.Event, v *replay.View) {
-			if ev.Kind == replay.JobArrived && ev.Job == 0 {
-				got = slices.Clone(v.Job(0).Replicas())
-			}
-		})
-		if _, err := e.Run(); err != nil {
-			t.Fatal(err)
-		}
-		if slices.Equal(got, want) {
-			return seed
-		}
-	}
-	t.Fatalf("no seed from 1 to 200 places the blocks on %v", want)
-	return 0
 }
 
 // In the slot model the policy refuses to start.
