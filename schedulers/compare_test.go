@@ -204,7 +204,7 @@ func TestSRPTOnPaperProfiles(t *testing.T) {
 				continue // las is slow on fb2010 and reported by TestPoliciesOnPaperProfiles
 			}
 			if p, _ := Lookup(name); p.ContainersOnly {
-				continue // slots only here
+				continue // YARN's policies schedule containers, not these slots
 			}
 			m := replaytest.Run(t, tr, build(t, name, nil), replay.Config{Seed: 1}).MeanSojourn()
 			t.Logf("%s: srpt %.1f s, %s %.1f s (srpt/%s %.2f)", prof, srpt, name, m, name, srpt/m)

@@ -19,7 +19,9 @@ import (
 	"sojourn/schedulers/internal/policy"
 	"sojourn/schedulers/oracle"
 	"sojourn/schedulers/sjf"
+	"sojourn/schedulers/yarncapacity"
 	"sojourn/schedulers/yarnfair"
+	"sojourn/schedulers/yarnfifo"
 )
 
 // Policy describes a scheduling policy: its name, a one-line summary, its
@@ -49,7 +51,9 @@ var builtin = []*Policy{
 	&oracle.PS,
 	&sjf.Policy,
 	&oracle.SRPT,
+	&yarncapacity.Policy,
 	&yarnfair.Policy,
+	&yarnfifo.Policy,
 }
 
 // minimalFIFO is the engine's own FIFO (replay.FIFO), the reference the

@@ -52,6 +52,8 @@ func TestStreamedTraceMatchesInMemory(t *testing.T) {
 	}{
 		{"capacity", map[string]string{"queues": queues, "user-by": "name"}},
 		{"capacity", map[string]string{"queues": queues, "preemption": "true"}},
+		{"yarn-capacity", map[string]string{"queues": queues, "user-by": "name"}},
+		{"yarn-capacity", map[string]string{"queues": queues, "preemption": "true", "ordering-policy": "fair"}},
 	}
 	for _, name := range Names() {
 		if p, _ := Lookup(name); external(name) || p.ContainersOnly {
@@ -62,8 +64,12 @@ func TestStreamedTraceMatchesInMemory(t *testing.T) {
 			opts   map[string]string
 		}{name, nil})
 	}
-	cfg := replay.Config{Nodes: 6, Seed: 2}
 	for _, c := range cases {
+		cfg := replay.Config{Nodes: 6, Seed: 2}
+		if p, _ := Lookup(c.policy); p.ContainersOnly {
+			// 2 GiB AMs, up to 6 of them at once, and 1 GiB tasks.
+			cfg.Model, cfg.NodeMemoryMB, cfg.MaxAMShare = replay.ContainerModel, 4096, 0.5
+		}
 		t.Run(fmt.Sprint(c.policy, c.opts), func(t *testing.T) {
 			whole, err := replay.Run(tr, build(t, c.policy, c.opts), cfg)
 			if err != nil {

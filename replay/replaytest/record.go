@@ -43,7 +43,9 @@ func (l *Log) Count(k replay.EventKind) int {
 // Record wraps s so that every task it launches, suspends, resumes or
 // kills is appended to the returned log, in the order the engine applied
 // them. The wrapper implements replay.Starter and replay.Preempter exactly
-// when s does, so the engine drives it as it would drive s.
+// when s does, so the engine drives it as it would drive s; it counts the
+// resources s counts (replay.ResourceChooser: a policy that is not one
+// counts them all, as the wrapper's Counts then does).
 func Record(s replay.Scheduler) (replay.Scheduler, *Log) {
 	r := &recorder{s: s, log: &Log{}}
 	start, _ := s.(replay.Starter)
@@ -74,6 +76,14 @@ func (r *recorder) OnEvent(ev replay.Event, v *replay.View) {
 }
 
 func (r *recorder) OnHeartbeat(hb *replay.Heartbeat) error { return r.s.OnHeartbeat(hb) }
+
+// Counts implements replay.ResourceChooser as s does.
+func (r *recorder) Counts(resource string) bool {
+	if c, ok := r.s.(replay.ResourceChooser); ok {
+		return c.Counts(resource)
+	}
+	return true
+}
 
 type recordingStarter struct {
 	*recorder

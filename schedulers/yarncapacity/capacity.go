@@ -1,0 +1,534 @@
+package yarncapacity
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"sojourn/replay"
+	"sojourn/schedulers/internal/order"
+	"sojourn/schedulers/internal/policy"
+	"sojourn/schedulers/internal/victim"
+	"sojourn/schedulers/queues"
+)
+
+// Capacity is YARN's CapacityScheduler on containers (see the package
+// documentation).
+type Capacity struct {
+	o    options
+	qs   *queues.Queues
+	v    *replay.View
+	calc calc
+
+	root   *queue
+	leaves []*queue                 // in the file's depth-first order
+	byPool map[string]*queue        // a pool's leaf, nil for none
+	byQ    map[*queues.Queue]*queue // the leaves' state
+	apps   []app                    // by job index
+	nodes  int                      // the cluster's nodes, which cap the locality delays
+	seq    uint64                   // heartbeats so far: the current one's number
+	err    error                    // a job whose pool has no queue, found at its arrival
+
+	// Scratch of locations: the job that last saw each node and rack.
+	stamp, rackStamp []uint32
+	gen              uint32
+
+	// Preemption (preempt.go).
+	nextRound replay.Time
+	marks     map[replay.TaskRef]mark // containers selected, since when
+	kills     [][]victim.Victim       // per node, kills for its next heartbeat
+	nKills    int
+	trigger   bool // a monitoring round may find something to take back
+	dirty     bool // trigger must be recomputed
+	picked    []pick
+	byUse     []int32 // scratch: a leaf's apps in preemption order
+}
+
+// options are the policy's settings.
+type options struct {
+	queuesPath   string
+	userBy       string
+	dominant     bool
+	fair         bool
+	nodeDelay    int // node-locality-delay
+	rackDelay    int // rack-locality-additional-delay; -1: the locality wait factor
+	multiple     bool
+	maxAssign    int // per heartbeat; -1: no limit
+	maxOffSwitch int
+	preempt      bool
+	interval     replay.Time
+	maxWait      replay.Time
+	perRound     float64
+	natural      float64
+	ignored      float64
+}
+
+// queue is the state of one queue of the hierarchy.
+type queue struct {
+	q        *queues.Queue
+	parent   *queue
+	children []*queue
+	kids     []*queue // scratch: the children in the order they are offered a node
+	used     replay.Resources
+	pending  replay.Resources // containers its apps ask for now (preemption only)
+	tried    uint64           // the heartbeat in which it was found with nothing to assign
+
+	// Leaves only.
+	apps   []int32 // unfinished apps, in FIFO order
+	ready  []int32 // apps with a container to ask for, in the ordering policy's order
+	users  map[string]*user
+	active int // users with an app in ready
+	cursor int // apps before it in ready were passed over in heartbeat cursorSeq
+	curSeq uint64
+
+	// The preemption round's figures, in size units (calc.size).
+	ideal, toPreempt, obtain float64
+}
+
+// user is one user of a leaf queue.
+type user struct {
+	used  replay.Resources
+	ready int // its apps in the leaf's ready list
+}
+
+// app is the state of one job (application).
+type app struct {
+	leaf    *queue
+	user    *user
+	live    bool // arrived and not finished
+	ready   bool // in leaf.ready
+	used    replay.Resources
+	pending replay.Resources // counted in its queues' pending
+	// missed counts the scheduling opportunities of its maps since its
+	// last node-local or rack-local map, counted once per heartbeat
+	// (missedSeq is the last one counted).
+	missed    int
+	missedSeq uint64
+	// locations is the number of distinct resource names its maps ask
+	// for: nodes, racks and "any" (rack-locality-additional-delay -1).
+	locations int
+	// run lists its containers in launch order, per kind (victims are
+	// the youngest), with preemption only; entries of tasks no longer
+	// running stay until the list is compacted.
+	run [2][]runRef
+}
+
+type runRef struct {
+	idx     int32
+	attempt int32
+}
+
+var (
+	_ replay.Scheduler       = (*Capacity)(nil)
+	_ replay.Starter         = (*Capacity)(nil)
+	_ replay.Preempter       = (*Capacity)(nil)
+	_ replay.ResourceChooser = (*Capacity)(nil)
+)
+
+// Name is the policy's name in the registry and on the command line.
+const Name = "yarn-capacity"
+
+var optionList = []policy.Option{
+	{Name: "queues", Default: "", Usage: "queues file: lines root.QUEUE.PROPERTY = VALUE (capacity, maximum-capacity, user-limit-factor, minimum-user-limit-percent; see package queues); empty: one leaf root.default with 100%"},
+	{Name: "user-by", Default: "pool", Usage: "a job's user for the user limits: pool (the trace's pool column), name (the job name up to its first '-') or job (each job its own user)"},
+	{Name: "resource-calculator", Default: "default", Usage: "yarn.scheduler.capacity.resource-calculator: default (DefaultResourceCalculator, memory only; vcores may be overcommitted) or dominant (DominantResourceCalculator: every resource, compared on dominant shares)"},
+	{Name: "ordering-policy", Default: "fifo", Usage: "yarn.scheduler.capacity.QUEUE.ordering-policy, for every leaf: fifo (priority, then submit time) or fair (least memory used first)"},
+	{Name: "node-locality-delay", Default: "40", Usage: "yarn.scheduler.capacity.node-locality-delay: missed scheduling opportunities (at most the cluster's nodes) before a map may go rack-local"},
+	{Name: "rack-locality-additional-delay", Default: "-1", Usage: "yarn.scheduler.capacity.rack-locality-additional-delay: further missed opportunities before a map may go off-switch; -1: YARN's locality wait factor (pending maps × the share of the cluster its blocks' nodes and racks are)"},
+	{Name: "multiple-assignments", Default: "true", Usage: "yarn.scheduler.capacity.per-node-heartbeat.multiple-assignments-enabled: more than one container per heartbeat"},
+	{Name: "maximum-assignments", Default: "-1", Usage: "yarn.scheduler.capacity.per-node-heartbeat.maximum-container-assignments: containers per heartbeat (-1: no limit)"},
+	{Name: "maximum-offswitch-assignments", Default: "1", Usage: "yarn.scheduler.capacity.per-node-heartbeat.maximum-offswitch-assignments: off-switch containers (reduces included) after which a heartbeat ends"},
+	{Name: "preemption", Default: "false", Usage: "yarn.resourcemanager.scheduler.monitor.enable with the ProportionalCapacityPreemptionPolicy: kill containers of queues above their ideal share"},
+	{Name: "monitoring-interval", Default: "3", Usage: "yarn.resourcemanager.monitor.capacity.preemption.monitoring_interval: seconds between preemption rounds"},
+	{Name: "max-wait-before-kill", Default: "15", Usage: "yarn.resourcemanager.monitor.capacity.preemption.max_wait_before_kill: seconds a container stays selected before it is killed"},
+	{Name: "total-preemption-per-round", Default: "0.1", Usage: "yarn.resourcemanager.monitor.capacity.preemption.total_preemption_per_round: fraction of the cluster selected per round at most"},
+	{Name: "natural-termination-factor", Default: "0.2", Usage: "yarn.resourcemanager.monitor.capacity.preemption.natural_termination_factor: fraction of a queue's excess selected per round"},
+	{Name: "max-ignored-over-capacity", Default: "0.1", Usage: "yarn.resourcemanager.monitor.capacity.preemption.max_ignored_over_capacity: a queue is preempted only above (1 + this) × its guarantee"},
+}
+
+// Policy describes the policy to the registry.
+var Policy = policy.Policy{
+	Name:           Name,
+	Summary:        "YARN CapacityScheduler on containers: hierarchical queues, user limits, delay scheduling by missed opportunities, memory or dominant-resource calculator, optional ProportionalCapacityPreemptionPolicy",
+	Options:        optionList,
+	MayStarve:      true, // a leaf serves its apps in FIFO order by default
+	ContainersOnly: true,
+	New:            func(s *policy.Settings) (replay.Scheduler, error) { return New(s) },
+}
+
+// New builds the policy from its settings (see the policy.Option list).
+func New(s *policy.Settings) (*Capacity, error) {
+	var o options
+	o.queuesPath = s.String("queues")
+	o.userBy = s.OneOf("user-by", "pool", "name", "job")
+	o.dominant = s.OneOf("resource-calculator", "default", "dominant") == "dominant"
+	o.fair = s.OneOf("ordering-policy", "fifo", "fair") == "fair"
+	o.nodeDelay = s.Int("node-locality-delay")
+	o.rackDelay = s.Int("rack-locality-additional-delay")
+	o.multiple = s.Bool("multiple-assignments")
+	o.maxAssign = s.Int("maximum-assignments")
+	o.maxOffSwitch = s.Int("maximum-offswitch-assignments")
+	o.preempt = s.Bool("preemption")
+	interval := s.Float("monitoring-interval")
+	wait := s.Float("max-wait-before-kill")
+	o.perRound = s.Float("total-preemption-per-round")
+	o.natural = s.Float("natural-termination-factor")
+	o.ignored = s.Float("max-ignored-over-capacity")
+	if err := s.Err(); err != nil {
+		return nil, err
+	}
+	bad := func(opt string, v any, want string) error {
+		return fmt.Errorf("%s.%s: %v; want %s", s.Policy, opt, v, want)
+	}
+	switch {
+	case o.nodeDelay < 0:
+		return nil, bad("node-locality-delay", o.nodeDelay, "missed opportunities >= 0")
+	case o.rackDelay < -1:
+		return nil, bad("rack-locality-additional-delay", o.rackDelay, "missed opportunities >= 0, or -1")
+	case o.maxAssign == 0 || o.maxAssign < -1:
+		return nil, bad("maximum-assignments", o.maxAssign, "containers >= 1, or -1 for no limit")
+	case o.maxOffSwitch < 1:
+		return nil, bad("maximum-offswitch-assignments", o.maxOffSwitch, "containers >= 1")
+	case !(interval > 0):
+		return nil, bad("monitoring-interval", interval, "seconds > 0")
+	case !(wait >= 0):
+		return nil, bad("max-wait-before-kill", wait, "seconds >= 0")
+	case !(o.perRound > 0 && o.perRound <= 1):
+		return nil, bad("total-preemption-per-round", o.perRound, "a fraction in (0, 1]")
+	case !(o.natural > 0 && o.natural <= 1):
+		return nil, bad("natural-termination-factor", o.natural, "a fraction in (0, 1]")
+	case !(o.ignored >= 0):
+		return nil, bad("max-ignored-over-capacity", o.ignored, "a fraction >= 0")
+	}
+	o.interval, o.maxWait = replay.Seconds(interval), replay.Seconds(wait)
+	if o.interval <= 0 {
+		return nil, bad("monitoring-interval", interval, "at least a microsecond")
+	}
+	c := &Capacity{o: o, qs: queues.Default()}
+	if o.queuesPath != "" {
+		var err error
+		if c.qs, err = queues.Load(o.queuesPath); err != nil {
+			return nil, fmt.Errorf("%s.queues: %w", s.Policy, err)
+		}
+	}
+	return c, nil
+}
+
+// Name implements replay.Scheduler.
+func (c *Capacity) Name() string { return Name }
+
+// Counts implements replay.ResourceChooser: DefaultResourceCalculator
+// counts memory alone, DominantResourceCalculator every resource.
+func (c *Capacity) Counts(resource string) bool {
+	return c.o.dominant || resource == replay.ResMemoryMB
+}
+
+// Start implements replay.Starter: it builds the queues' state and, when
+// there is no leaf called default, refuses a trace with a job whose pool
+// names no leaf (a streamed trace's later jobs are checked as they
+// arrive).
+func (c *Capacity) Start(v *replay.View) error {
+	if v.Model() != replay.ContainerModel {
+		return fmt.Errorf("%s schedules YARN containers: run it in the container model (yarn), not with %s", Name, v.Model())
+	}
+	c.v = v
+	c.nodes = v.Nodes()
+	var cluster replay.Resources
+	for n := range int32(v.Nodes()) {
+		capa := v.NodeCapacity(n)
+		for r := range cluster {
+			cluster[r] += capa[r]
+		}
+	}
+	cfg := v.Config()
+	c.calc = newCalc(c.o.dominant, cluster, len(v.ResourceNames()), replay.Resources{cfg.MinAllocationMB, cfg.MinAllocationVcores})
+	c.byQ = map[*queues.Queue]*queue{}
+	c.root = c.build(c.qs.Root, nil)
+	for _, l := range c.qs.Leaves {
+		c.leaves = append(c.leaves, c.byQ[l])
+	}
+	c.byPool = map[string]*queue{}
+	c.apps = make([]app, v.Jobs())
+	c.kills = make([][]victim.Victim, v.Nodes())
+	c.marks = map[replay.TaskRef]mark{}
+	c.nextRound = 0 // rounds at every multiple of the interval
+	for j := range int32(v.Jobs()) {
+		jv := v.Job(j)
+		if jv.Trace() == nil {
+			break // streamed, not read yet
+		}
+		if c.leafOf(jv.Pool()) == nil {
+			return c.noQueue(jv)
+		}
+	}
+	return nil
+}
+
+func (c *Capacity) build(q *queues.Queue, parent *queue) *queue {
+	n := &queue{q: q, parent: parent}
+	if q.Leaf() {
+		n.users = map[string]*user{}
+		c.byQ[q] = n
+	}
+	for _, ch := range q.Children {
+		n.children = append(n.children, c.build(ch, n))
+	}
+	return n
+}
+
+// leafOf is the leaf a job of the given pool runs in, nil for none.
+func (c *Capacity) leafOf(pool string) *queue {
+	l, ok := c.byPool[pool]
+	if !ok {
+		if q, found := c.qs.Queue(pool); found {
+			l = c.byQ[q]
+		}
+		c.byPool[pool] = l
+	}
+	return l
+}
+
+func (c *Capacity) noQueue(jv replay.JobView) error {
+	var names []string
+	for _, l := range c.qs.Leaves {
+		names = append(names, l.Name)
+	}
+	src := c.qs.File
+	if src == "" {
+		src = "the default queues"
+	}
+	return fmt.Errorf("job %d (%s) is submitted to pool %q, which names no leaf queue of %s (leaves: %s) and there is no leaf called %s",
+		jv.Index(), jv.Trace().Name, jv.Pool(), src, strings.Join(names, ", "), queues.DefaultQueueName)
+}
+
+// userOf is a job's user for the user limits.
+func (c *Capacity) userOf(jv replay.JobView) string {
+	switch c.o.userBy {
+	case "name":
+		name, _, _ := strings.Cut(jv.Trace().Name, "-")
+		return name
+	case "job":
+		return fmt.Sprint("job ", jv.Index())
+	}
+	return jv.Pool()
+}
+
+// OnEvent implements replay.Scheduler. The policy's own launches and
+// kills are accounted when it makes them; their events are ignored.
+func (c *Capacity) OnEvent(ev replay.Event, v *replay.View) {
+	c.v = v
+	switch ev.Kind {
+	case replay.JobArrived:
+		c.admit(ev.Job)
+	case replay.TaskFinished, replay.TaskLost:
+		if a := &c.apps[ev.Job]; a.live {
+			c.charge(ev.Job, v.Job(ev.Job).Request(ev.Task.Kind), -1)
+			c.compact(ev.Job, ev.Task.Kind)
+			c.refresh(ev.Job)
+		}
+	case replay.ReducesEligible:
+		if c.apps[ev.Job].live {
+			c.refresh(ev.Job)
+		}
+	case replay.JobFinished:
+		c.finish(ev.Job)
+	case replay.NodeFailed:
+		c.nKills -= len(c.kills[ev.Node])
+		c.kills[ev.Node] = c.kills[ev.Node][:0]
+	}
+}
+
+// admit puts arriving job j in its leaf queue and user, and charges its
+// ApplicationMaster's container to them.
+func (c *Capacity) admit(j int32) {
+	jv := c.v.Job(j)
+	leaf := c.leafOf(jv.Pool())
+	if leaf == nil {
+		c.err = cmp.Or(c.err, c.noQueue(jv))
+		return
+	}
+	name := c.userOf(jv)
+	u := leaf.users[name]
+	if u == nil {
+		u = &user{}
+		leaf.users[name] = u
+	}
+	a := &c.apps[j]
+	*a = app{leaf: leaf, user: u, live: true}
+	i, _ := slices.BinarySearchFunc(leaf.apps, j, func(x, y int32) int { return order.FIFO(c.v, x, y) })
+	leaf.apps = slices.Insert(leaf.apps, i, j)
+	if c.o.rackDelay < 0 {
+		a.locations = c.locations(jv)
+	}
+	c.charge(j, c.v.AMRequest(), +1)
+	c.refresh(j)
+}
+
+// finish takes finished job j out of its queue and releases its AM.
+func (c *Capacity) finish(j int32) {
+	a := &c.apps[j]
+	if !a.live {
+		return
+	}
+	a.live = false
+	c.refresh(j) // out of ready, its pending gone
+	c.charge(j, c.v.AMRequest(), -1)
+	a.leaf.apps = order.Remove(a.leaf.apps, j)
+	a.run = [2][]runRef{}
+}
+
+// locations counts the resource names job jv's maps ask for, as the
+// MapReduce ApplicationMaster makes its requests: each node holding a
+// block, each rack of those, and "any". The AM lowers a name's count to
+// zero rather than withdrawing it, so the scheduler keeps seeing every
+// name the job ever asked for: the count is fixed at the job's start.
+func (c *Capacity) locations(jv replay.JobView) int {
+	reps := jv.Replicas()
+	if len(reps) == 0 {
+		return 1
+	}
+	if c.stamp == nil {
+		c.stamp = make([]uint32, c.nodes)
+		c.rackStamp = make([]uint32, c.nodes) // racks are at most the nodes
+	}
+	c.gen++
+	n := 1
+	for _, node := range reps {
+		if c.stamp[node] != c.gen {
+			c.stamp[node] = c.gen
+			n++
+		}
+		if r := c.v.Rack(node); c.rackStamp[r] != c.gen {
+			c.rackStamp[r] = c.gen
+			n++
+		}
+	}
+	return n
+}
+
+// charge adds d containers r to app j's usage and to its user's and
+// queues'. In a fair-ordered leaf the usage is the app's key: it leaves
+// the ready list while the key changes.
+func (c *Capacity) charge(j int32, r replay.Resources, d int64) {
+	a := &c.apps[j]
+	resort := c.o.fair && a.ready
+	if resort {
+		c.unlist(a.leaf, j)
+	}
+	for i := range c.calc.nres {
+		x := d * r[i]
+		a.used[i] += x
+		a.user.used[i] += x
+		for q := a.leaf; q != nil; q = q.parent {
+			q.used[i] += x
+		}
+	}
+	if resort {
+		c.list(a.leaf, j)
+	}
+	c.dirty = true
+}
+
+// refresh brings app j's place in its leaf's ready list, its user's and
+// leaf's active counts and its pending containers up to date with the
+// View.
+func (c *Capacity) refresh(j int32) {
+	a := &c.apps[j]
+	jv := c.v.Job(j)
+	want := a.live && (jv.Launchable(replay.Map) || jv.Launchable(replay.Reduce))
+	if want != a.ready {
+		a.ready = want
+		if want {
+			c.list(a.leaf, j)
+			if a.user.ready++; a.user.ready == 1 {
+				a.leaf.active++
+			}
+		} else {
+			c.unlist(a.leaf, j)
+			if a.user.ready--; a.user.ready == 0 {
+				a.leaf.active--
+			}
+		}
+	}
+	if !c.o.preempt {
+		return
+	}
+	var p replay.Resources
+	if a.live {
+		for k := replay.Map; k <= replay.Reduce; k++ {
+			if n := int64(jv.Pending(k)); n > 0 && (k == replay.Map || jv.ReducesEligible()) {
+				req := jv.Request(k)
+				for i := range c.calc.nres {
+					p[i] += n * req[i]
+				}
+			}
+		}
+	}
+	if p != a.pending {
+		for q := a.leaf; q != nil; q = q.parent {
+			for i := range c.calc.nres {
+				q.pending[i] += p[i] - a.pending[i]
+			}
+		}
+		a.pending = p
+		c.dirty = true
+	}
+}
+
+// before is a leaf's ordering policy: FIFO (priority, submit time, trace
+// order), or FairOrderingPolicy's least memory used first, ties in FIFO
+// order.
+func (c *Capacity) before(x, y int32) int {
+	if c.o.fair {
+		if d := cmp.Compare(c.apps[x].used[0], c.apps[y].used[0]); d != 0 {
+			return d
+		}
+	}
+	return order.FIFO(c.v, x, y)
+}
+
+func (c *Capacity) list(q *queue, j int32) {
+	i, _ := slices.BinarySearchFunc(q.ready, j, c.before)
+	q.ready = slices.Insert(q.ready, i, j)
+}
+
+func (c *Capacity) unlist(q *queue, j int32) {
+	if i, ok := slices.BinarySearchFunc(q.ready, j, c.before); ok {
+		q.ready = slices.Delete(q.ready, i, i+1)
+	}
+}
+
+// compact drops from app j's list of kind-k containers those that no
+// longer run, once they are half of it.
+func (c *Capacity) compact(j int32, k replay.TaskKind) {
+	a := &c.apps[j]
+	run := a.run[k]
+	if len(run) < 16 || len(run) < 2*c.v.Job(j).Running(k) {
+		return
+	}
+	out := run[:0]
+	for _, r := range run {
+		if c.running(j, k, r) {
+			out = append(out, r)
+		}
+	}
+	a.run[k] = out
+}
+
+// running reports whether r is a running attempt of job j's task of kind k.
+func (c *Capacity) running(j int32, k replay.TaskKind, r runRef) bool {
+	tv := c.v.Task(replay.TaskRef{Job: j, Kind: k, Index: r.idx})
+	return tv.Running() && tv.Attempts() == int(r.attempt)
+}
+
+// served is queue q's used capacity relative to its guarantee; a queue
+// with no guarantee comes after every other.
+func (c *Capacity) served(q *queue) float64 {
+	g := q.q.AbsCapacity * c.calc.total
+	if g <= 0 {
+		return math.Inf(1)
+	}
+	return c.calc.size(q.used) / g
+}
