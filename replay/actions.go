@@ -1,6 +1,9 @@
 package replay
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Heartbeat is a node reporting in. Through it a policy reads the node's
 // state and acts on it; each action is validated and applied at once, so
@@ -135,7 +138,7 @@ func (h *Heartbeat) Launch(t TaskRef) error {
 		tk.end = now + swap // the shuffle can start once the swap is done
 	} else {
 		tk.waiting = false
-		tk.end = now + swap + work
+		tk.end = now + swap + e.atNodeRate(n, work)
 		e.q.push(event{at: tk.end, kind: evTaskEnd, job: t.Job, idx: t.Index, gen: tk.gen, rk: t.Kind})
 	}
 	e.stats.TaskEvents++
@@ -275,7 +278,11 @@ func (h *Heartbeat) Suspend(t TaskRef) error {
 		return h.invalid(t, "suspend beyond the node's cap of %d suspended tasks (the policy must wait)", e.cfg.MaxSuspendedPerNode)
 	}
 	if !tk.waiting {
+		// The work left, at full speed (a node's shared CPUs slow it).
 		tk.remaining = max(0, tk.end-e.now)
+		if n.rate != 1 {
+			tk.remaining = Time(math.Round(float64(tk.remaining) * n.rate))
+		}
 	}
 	e.endSegment(t, tk, OutcomeSuspended)
 	e.occupy(h.node, t, -1)
@@ -328,7 +335,7 @@ func (h *Heartbeat) Resume(t TaskRef) error {
 	if tk.waiting {
 		tk.end = e.now + swapIn
 	} else {
-		tk.end = e.now + swapIn + tk.remaining
+		tk.end = e.now + swapIn + e.atNodeRate(n, tk.remaining)
 		e.q.push(event{at: tk.end, kind: evTaskEnd, job: t.Job, idx: t.Index, gen: tk.gen, rk: t.Kind})
 	}
 	e.stats.TaskEvents++
@@ -375,6 +382,9 @@ func (e *Engine) occupy(ni int32, t TaskRef, d int32) {
 		n.running[tk.slotPos] = moved
 		e.taskOf(moved).slotPos = tk.slotPos
 		n.running = n.running[:last]
+	}
+	if e.cpuShared {
+		e.rerate(ni, t)
 	}
 }
 

@@ -88,11 +88,26 @@ func (memoryOnly) Counts(res string) bool { return res == ResMemoryMB }
 
 // Under a policy that counts memory alone the same four maps run at once
 // on the 2 vcores (overcommitted, as YARN's DefaultResourceCalculator
-// allows): the job ends at 10.
+// allows), and share them with the AM: 5 vcores asked of 2, each task at
+// 2/5 of its speed, so the 10 s maps all end at 25.
 func TestContainerMemoryOnlyCalculator(t *testing.T) {
 	tr := mkTrace(t, jobSpec(0, []float64{10, 10, 10, 10}, nil, 0, 1024*mib))
 	r := mustRun(t, tr, &memoryOnly{}, oneYARNNode(16384, 2))
-	wantTimes(t, "finish", finishes(r), []float64{10})
+	wantTimes(t, "finish", finishes(r), []float64{25})
+}
+
+// Shared CPUs as the allocation changes, memory counted alone, 2 vcores.
+// Job 0 (at 0): its AM and its 10 s map, 2 vcores, full speed. At 5 job
+// 1's AM starts (3 vcores: rate 2/3, job 0's map has 5 s of work left,
+// 7.5 s at that rate) and its 10 s map launches (4 vcores: rate 1/2; job
+// 0's map: 7.5 s × (2/3) / (1/2) = 10 s left, so it ends at 15; job 1's
+// map 20 s, to 25). At 15 job 0's map ends (3 vcores: rate 2/3; job 1's
+// map has 10 s × 1/2 = 5 s of work left, 7.5 s) and job 0's AM with it
+// (2 vcores: rate 1, 5 s): job 1 ends at 20.
+func TestContainerSharedCPUs(t *testing.T) {
+	tr := mkTrace(t, jobSpec(0, []float64{10}, nil, 0, 1024*mib), jobSpec(5, []float64{10}, nil, 0, 1024*mib))
+	r := mustRun(t, tr, &memoryOnly{}, oneYARNNode(16384, 2))
+	wantTimes(t, "finishes", finishes(r), []float64{15, 20})
 }
 
 // The AMs' cap: with MaxAMShare 0.25 of 8 GiB (2 GiB), two AMs of 1 GiB

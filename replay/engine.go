@@ -81,6 +81,9 @@ type Engine struct {
 	allocated   Resources
 	allocSince  Time
 	allocIntegr [MaxResources]float64
+	// cpuShared: the policy does not count vcores, which may then be
+	// overcommitted, and an overcommitted node's tasks share its CPUs.
+	cpuShared bool
 	// rackLo[r] is rack r's first node; rackLo[racks] is len(nodes).
 	rackLo []int32
 
@@ -259,6 +262,7 @@ func (e *Engine) initNodes() {
 		n := &e.nodes[i]
 		n.alive = true
 		n.capa = e.nodeCapacity(i)
+		n.rate = 1
 		n.avail = n.capa
 		n.free = [2]int32{e.units(&n.avail, Map), e.units(&n.avail, Reduce)}
 		memory += n.capa[0]

@@ -56,7 +56,7 @@ func (e *Engine) mapFinished(ji int32, j *job) {
 		if tk.state == running {
 			// The shuffle can end no earlier than the swap-in finished
 			// (tk.end), and takes its transfer time after the last map.
-			tk.end = max(e.now, tk.end) + tk.remaining
+			tk.end = max(e.now, tk.end) + e.atNodeRate(&e.nodes[tk.node], tk.remaining)
 			e.q.push(event{at: tk.end, kind: evTaskEnd, job: ji, idx: int32(i), gen: tk.gen, rk: Reduce})
 		}
 	}

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -124,6 +125,7 @@ func (e *Engine) initResources() {
 	for r, name := range e.resNames {
 		e.enforce[r] = rc == nil || rc.Counts(name)
 	}
+	e.cpuShared = e.model == ContainerModel && !e.enforce[1]
 	for k := Map; k <= Reduce; k++ {
 		e.unitIdx[k] = -1
 		if e.model == SlotModel {
@@ -378,6 +380,9 @@ func (e *Engine) startAMs(ni int32) {
 		j := &e.jobs[ji]
 		e.swapContainers(ni, e.amReq[0])
 		e.allocate(ni, &e.amReq, 1)
+		if e.cpuShared {
+			e.rerate(ni, TaskRef{Job: -1})
+		}
 		n.ams++
 		e.amUsedMB += e.amReq[0]
 		j.amNode, j.amStart = ni, e.now
@@ -393,10 +398,63 @@ func (e *Engine) releaseAM(j *job) {
 		return
 	}
 	e.allocate(ni, &e.amReq, -1)
+	if e.cpuShared {
+		e.rerate(ni, TaskRef{Job: -1})
+	}
 	e.nodes[ni].ams--
 	e.amUsedMB -= e.amReq[0]
 	if e.amHead < len(e.amQueue) {
 		e.wakePending = true // the cap may let the next AM start
 	}
 	e.wake(ni)
+}
+
+// atNodeRate is the wall time work takes on node n at its tasks' rate.
+func (e *Engine) atNodeRate(n *node, work Time) Time {
+	if n.rate == 1 {
+		return work
+	}
+	return Time(math.Round(float64(work) / n.rate))
+}
+
+// rerate sets node ni's task rate after its allocation changed and, if it
+// changed, moves the end of every task running there but except: when a
+// policy does not count vcores (YARN's DefaultResourceCalculator) a node
+// may hold containers asking for more vcores than it has, and its tasks
+// then share its CPUs, each at vcores / vcores allocated of its speed, as
+// processes do when the NodeManager does not isolate CPUs. Reduces
+// waiting for their maps are not running yet; ApplicationMasters count in
+// the allocation.
+func (e *Engine) rerate(ni int32, except TaskRef) {
+	n := &e.nodes[ni]
+	rate := 1.0
+	if used := n.capa[1] - n.avail[1]; used > n.capa[1] && n.capa[1] > 0 {
+		rate = float64(n.capa[1]) / float64(used)
+	}
+	if rate == n.rate {
+		return
+	}
+	old := n.rate
+	n.rate = rate
+	for _, t := range n.running {
+		if t == except {
+			continue
+		}
+		tk := e.taskOf(t)
+		if tk.waiting {
+			continue
+		}
+		from := max(e.now, tk.segStart+tk.swapDelay) // the swap is not CPU work
+		left := tk.end - from
+		if left <= 0 {
+			continue
+		}
+		end := from + Time(math.Round(float64(left)*old/rate))
+		if end == tk.end {
+			continue
+		}
+		tk.end = end
+		tk.gen++
+		e.q.push(event{at: end, kind: evTaskEnd, job: t.Job, idx: t.Index, gen: tk.gen, rk: t.Kind})
+	}
 }

@@ -156,15 +156,16 @@ func TestUserLimit(t *testing.T) {
 
 // The resource calculators on a 16 GiB node with 4 vcores: one job of 8
 // maps of 1 GiB and 1 vcore, 10 s each. The default calculator counts
-// memory alone: the AM and the 8 maps (9 vcores on 4) run at once and the
-// job ends at 10. The dominant calculator counts vcores: the AM and 3
+// memory alone: the AM and the 8 maps (9 vcores on 4) run at once,
+// sharing the CPUs at 4/9 of their speed, and the job ends at
+// 10 / (4/9) = 22.5. The dominant calculator counts vcores: the AM and 3
 // maps a wave, at 0, 10 and 20 (2): it ends at 30.
 func TestCalculatorFits(t *testing.T) {
 	j := replaytest.Job(0).Maps(8, 10).Memory(1 * gib).Obj()
 	j.MapCores = 1
 	tr := replaytest.TraceOf(t, j)
 	r, _ := run(t, tr, oneNode(16384, 4), nil)
-	replaytest.CheckFinish(t, r, 10)
+	replaytest.CheckFinish(t, r, 22.5)
 	r, _ = run(t, tr, oneNode(16384, 4), map[string]string{"resource-calculator": "dominant"})
 	replaytest.CheckFinish(t, r, 30)
 }
@@ -175,8 +176,9 @@ func TestCalculatorFits(t *testing.T) {
 // 10 s each, at 0.
 //
 //   - default: memory only. The AMs take 2 GiB; a and b alternate (ties
-//     by name: a, b, a, b, a, b): 3 maps each, 11 vcores allocated of 8.
-//     Both jobs end at 10.
+//     by name: a, b, a, b, a, b): 3 maps each, 14 vcores allocated of 8
+//     with the AMs, so every task runs at 8/14 of its speed: both jobs
+//     end at 10 / (4/7) = 17.5.
 //   - dominant: the AMs hold 1/8 of the memory and of the vcores each,
 //     1/4 of each queue's guarantee. a (tie) gets a map: (2 GiB, 4
 //     vcores), dominant share 1/2, ratio 1. b gets three maps, ratio 1/2,
@@ -190,7 +192,7 @@ func TestCalculatorQueueOrder(t *testing.T) {
 	tr := replaytest.TraceOf(t, j0, j1)
 	queues := "root.a.capacity = 50\nroot.a.user-limit-factor = 10\nroot.b.capacity = 50\nroot.b.user-limit-factor = 10\n"
 	r, log := run(t, tr, oneNode(8192, 8), map[string]string{"queues": queues})
-	replaytest.CheckFinish(t, r, 10, 10)
+	replaytest.CheckFinish(t, r, 17.5, 17.5)
 	wantLog(t, log, true,
 		"0 node 0 launch job 0 map 0",
 		"0 node 0 launch job 1 map 0",

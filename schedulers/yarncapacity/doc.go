@@ -52,7 +52,8 @@
 //
 //   - default, YARN's default DefaultResourceCalculator: memory alone
 //     counts. The policy tells the engine so (replay.ResourceChooser): a
-//     container fits a node on memory, and vcores may be overcommitted.
+//     container fits a node on memory, and vcores may be overcommitted (the
+//     engine then runs the node's tasks slower, sharing its CPUs).
 //   - dominant, the DominantResourceCalculator: every resource counts,
 //     for fits too, and usages and capacities are compared on dominant
 //     shares: an amount's size is the largest of its shares of the
@@ -84,9 +85,11 @@
 //     its reduces, once past slow-start (the engine's Config.SlowStart).
 //     MapReduce asks for reduces at a higher request priority than maps
 //     but its ApplicationMaster ramps them up and preempts its own
-//     reduces when maps starve; the model has neither, and serving
-//     reduces first would let them hold the containers their own maps
-//     need.
+//     reduces when maps starve; the engine has neither, and in their
+//     place makes a job's reduces eligible only once none of its maps
+//     waits for a container. Maps come first here, so that a map
+//     re-queued after a kill is not kept waiting behind its own job's
+//     reduces.
 //   - An application is passed over when its container does not fit what
 //     the node has left, when it would take one of its queues past its
 //     maximum capacity, when it would take its user past the user limit,

@@ -31,12 +31,13 @@
 //     maps (20), and its ApplicationMaster ramps reduce requests up
 //     gradually and preempts its own reduces when maps starve
 //     (yarn.app.mapreduce.am.job.reduce.rampup.limit and the reducer
-//     preemption delays). The model has neither ramp-up nor reducer
-//     preemption, and serving every eligible reduce before the remaining
-//     maps would let a job's reduces hold the containers its own maps
-//     need, so maps come first.
+//     preemption delays). The engine has neither; in their place a job's
+//     reduces become eligible only once none of its maps waits for a
+//     container. Maps come first here, so that a map re-queued after a
+//     kill is not kept waiting behind its own job's reduces.
 //
 // Resources: the FifoScheduler uses YARN's DefaultResourceCalculator, so
 // only memory is counted (the policy implements replay.ResourceChooser):
-// a node's vcores may be overcommitted. The policy has no options.
+// a node's vcores may be overcommitted (its tasks then share its CPUs
+// and run slower). The policy has no options.
 package yarnfifo

@@ -70,12 +70,13 @@ func TestPackingMixedSizes(t *testing.T) {
 
 // DefaultResourceCalculator: memory alone is counted. A 16 GiB node with
 // 2 vcores holds the AM and four maps of one vcore each (5 vcores on 2):
-// all four run at 0 and the job ends at 10.
+// all four run at 0, sharing the CPUs at 2/5 of their speed, and the job
+// ends at 10 / (2/5) = 25.
 func TestMemoryOnly(t *testing.T) {
 	j := replaytest.Job(0).Maps(4, 10).Memory(1 * gib).Obj()
 	j.MapCores = 1
 	r, _ := run(t, replaytest.TraceOf(t, j), oneNode(16384, 2))
-	replaytest.CheckFinish(t, r, 10)
+	replaytest.CheckFinish(t, r, 25)
 }
 
 // Requests in order: job 0's 5 GiB map never fits beside the two AMs on a
