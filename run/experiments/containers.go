@@ -378,6 +378,16 @@ func containers(x *Ctx) (reports.Section, error) {
 			})
 		}
 	}
+	if contains(yarnOnly, "yarn-fair drf") && contains(yarnOnly, "yarn-capacity") {
+		checks = append(checks, check[containersSeed]{
+			statement: "Mixed memory/CPU workload: the Fair scheduler with DRF gives a mean sojourn time no higher than the Capacity scheduler counting memory alone",
+			paper:     "DRF against the DefaultResourceCalculator: memory-only scheduling overcommits CPUs when jobs differ in their CPU to memory ratio",
+			tol:       atMost(1, "DRF / memory-only Capacity ≤ 1.00×"),
+			value:     func(s containersSeed) float64 { return s.mixed["yarn-fair drf"].mean / s.mixed["yarn-capacity"].mean },
+			show:      showRatio,
+			note:      "Memory-only scheduling packs containers by memory and lets vcores be overcommitted; an overcommitted node's tasks share its CPUs and run slower.",
+		})
+	}
 	if contains(yarnOnly, "yarn-fair drf") {
 		checks = append(checks, check[containersSeed]{
 			statement: "Mixed memory/CPU workload: the Fair scheduler with DRF gives a mean sojourn time no higher than with memory-only fair shares",
