@@ -192,3 +192,34 @@ func TestNoProgress(t *testing.T) {
 		t.Fatalf("a failed run left %s", out)
 	}
 }
+
+// TestBadClusters: a bad cluster file, a cluster given twice, a
+// container parameter without the container model, and a container no
+// node can hold are each one line and exit status 1, with no output
+// written.
+func TestBadClusters(t *testing.T) {
+	dir := t.TempDir()
+	trace := smallTrace(t, dir)
+	bad := filepath.Join(dir, "cluster.txt")
+	if err := os.WriteFile(bad, []byte("nodes count=3 memory=15GiB\nnode memory=15XB\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--cluster", bad}, bad + `:2: memory="15XB": want a size in MiB, or with a MiB/GiB/TiB suffix`},
+		{[]string{"--cluster", filepath.Join(dir, "none.txt")}, "none.txt"},
+		{[]string{"--cluster", "../../replay/clusterfile/testdata/hetero.txt", "--nodes", "5"}, "--nodes: the cluster file --cluster"},
+		{[]string{"--node-vcores", "4"}, "--node-vcores: a parameter of the container model; add --model yarn"},
+		{[]string{"--model", "mesos"}, `--model "mesos"; want slots (Hadoop 1.x typed slots) or yarn (containers)`},
+		{[]string{"--model", "yarn", "--node-memory-mb", "1024"}, `can never run: its ApplicationMaster asks for memory-mb 2048, vcores 1, more than any node offers`},
+		{[]string{"--model", "yarn", "--mtbf", "1000"}, "node failures (MTBF) are not modelled in the container model"},
+	} {
+		wantOneLine(t, append([]string{"replay", "--trace", trace, "--out", out}, c.args...), c.want)
+		if _, err := os.Stat(out); err == nil {
+			t.Fatalf("%v: a failed run left %s", c.args, out)
+		}
+	}
+}

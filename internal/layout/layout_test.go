@@ -37,6 +37,10 @@ func layer(pkg string) (allowed []string, ok bool) {
 		return below("sojourn/traces/..."), true
 	case pkg == "sojourn/swim", pkg == "sojourn/replay":
 		return below("sojourn/traces"), true
+	case pkg == "sojourn/replay/clusterfile":
+		// Cluster files: text in, a description out; the engine's
+		// types are the caller's business (run.ClusterNodes).
+		return nil, true
 	case pkg == "sojourn/replay/scenario":
 		return below("sojourn/replay", "sojourn/traces"), true
 	case pkg == "sojourn/replay/replaytest":
