@@ -20,6 +20,7 @@ targets=(
 	schedulers/pools:FuzzParse
 	schedulers/queues:FuzzParse
 	replay/clusterfile:FuzzParse
+	schedulers/yarnfair:FuzzParseQueues
 	schedulers:FuzzParseConfig
 	run/sweep:FuzzLoad
 	run/sweep:FuzzParseCell
