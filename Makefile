@@ -61,7 +61,8 @@ report: build
 readme-figures: experiments
 	mkdir -p docs/figures
 	cp $(REPORTS)/figures/fig3.png $(REPORTS)/figures/fig4.png $(REPORTS)/figures/fig5.png \
-		$(REPORTS)/figures/fig6.png $(REPORTS)/figures/fig7.png $(REPORTS)/figures/estimates.png docs/figures/
+		$(REPORTS)/figures/fig6.png $(REPORTS)/figures/fig7.png $(REPORTS)/figures/estimates.png \
+		$(REPORTS)/figures/containers.png docs/figures/
 	{ echo "# The papers' claims, checked by make experiments on $(SEEDS) seeds from $(SEED)"; echo; \
 		cat $(REPORTS)/claims.md; } > docs/claims.md
 

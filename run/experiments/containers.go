@@ -79,6 +79,7 @@ func variantLabel(v string) string {
 // modelRun is what the experiment keeps of one replay.
 type modelRun struct {
 	mean, util, vcoreUtil float64
+	sojourns              []float64 // per job, s
 }
 
 // The clusters of the experiment, by name.
@@ -138,7 +139,7 @@ func (e *Env) modelReplay(profile, policy, cluster string, seed uint64) (modelRu
 			return nil, fmt.Errorf("%s: %w", key, err)
 		}
 		r := o.Result
-		m := modelRun{mean: r.MeanSojourn(), util: r.SlotUtilisation()}
+		m := modelRun{mean: r.MeanSojourn(), util: r.SlotUtilisation(), sojourns: sojourns(r.Jobs)}
 		if cfg.Model == replay.ContainerModel {
 			m.util = r.Utilisation(0) // memory, the ApplicationMasters' included
 			m.vcoreUtil = r.Utilisation(1)
@@ -413,7 +414,36 @@ func containers(x *Ctx) (reports.Section, error) {
 		}
 		claims = append(claims, cl)
 	}
+	// The figure, from --seed's runs as the paper's figures.
+	fig := reports.Figure{Name: "containers", Title: "Sojourn times in typed slots and in fungible containers",
+		Caption: fmt.Sprintf("Seed %d on the paper's 100 nodes: empirical CDF of job sojourn times, FIFO and HFSP as 4 + 2 slots "+
+			"and as NodeManagers of 15 GiB and 8 vcores (containers), with YARN's Fair and Capacity schedulers in containers.", x.Env.Seed)}
+	for _, prof := range profiles {
+		p := reports.Panel{Title: strings.ToUpper(prof[:2]) + prof[2:], XLabel: "sojourn time (s)", YLabel: "fraction of jobs", XLog: true,
+			Y: &reports.Range{Min: 0, Max: 1}}
+		for _, v := range []struct {
+			policy, cluster, label string
+		}{
+			{"fifo", slotCluster, "FIFO, slots"},
+			{"hfsp", slotCluster, "HFSP, slots"},
+			{"fifo", yarnCluster, "FIFO, containers"},
+			{"hfsp", yarnCluster, "HFSP, containers"},
+			{"yarn-fair", yarnCluster, "YARN Fair"},
+			{"yarn-capacity", yarnCluster, "YARN Capacity"},
+		} {
+			if !contains(all, v.policy) {
+				continue
+			}
+			r, err := x.Env.modelReplay(prof, v.policy, v.cluster, x.Env.Seed)
+			if err != nil {
+				return reports.Section{}, err
+			}
+			p.Series = append(p.Series, ecdfSeries(v.label, r.sojourns, 1))
+		}
+		fig.Panels = append(fig.Panels, p)
+	}
 	return reports.Section{Title: "Typed slots or fungible containers (YARN)",
+		Figures: []reports.Figure{fig},
 		Summary: "The paper's workloads on its 100 nodes, as Hadoop 1.x TaskTrackers of 4 map and 2 reduce slots or as YARN NodeManagers " +
 			"of 15 GiB and 8 vcores where maps and reduces draw the same containers and each job first runs an ApplicationMaster; " +
 			"the same policies in both models, and YARN's own in containers. Then a workload of CPU-heavy and memory-heavy jobs under " +
