@@ -11,6 +11,11 @@ func (e *Engine) taskEnd(ev event) {
 	if tk.gen != ev.gen || tk.state != running {
 		return // the attempt was killed, suspended or lost since
 	}
+	if tk.end > e.now {
+		// Its node's shared CPUs slowed it since (rerate): not yet.
+		e.q.push(event{at: tk.end, kind: evTaskEnd, job: ev.job, idx: ev.idx, gen: tk.gen, rk: ev.rk})
+		return
+	}
 	e.stats.Events++
 	e.stats.TaskEnds++
 	e.stats.TaskEvents++

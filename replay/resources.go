@@ -450,7 +450,11 @@ func (e *Engine) rerate(ni int32, except TaskRef) {
 			continue
 		}
 		end := from + Time(math.Round(float64(left)*old/rate))
-		if end == tk.end {
+		if end >= tk.end {
+			// Later: the queued event stays and, when it comes, finds the
+			// end moved and queues itself again (taskEnd). Queueing one
+			// now would leave the old one stale in the queue.
+			tk.end = end
 			continue
 		}
 		tk.end = end
