@@ -3,6 +3,8 @@ package vcluster_test
 import (
 	"math"
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"testing"
 
 	"sojourn/schedulers/vcluster"
@@ -12,9 +14,17 @@ import (
 // through random calls in the same sequence (queries included, since a
 // query projects a changed cluster): ties of sizes, caps and finish times,
 // sizes at and below FinishedEpsilon, caps of 0, many jobs or few.
+// VCLUSTER_TRIALS=N runs N trials instead of 300.
 func TestMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 13))
-	for trial := range 300 {
+	trials := 300
+	if testing.Short() {
+		trials = 50
+	}
+	if n := os.Getenv("VCLUSTER_TRIALS"); n != "" {
+		trials, _ = strconv.Atoi(n)
+	}
+	for trial := range trials {
 		slots, speed := float64(r.IntN(40)), []float64{1, 0.5}[r.IntN(2)]
 		if trial%7 == 0 {
 			slots = 0.5 + float64(r.IntN(3))
