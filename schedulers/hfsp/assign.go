@@ -133,6 +133,7 @@ func (h *HFSP) serveJob(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool,
 		if found {
 			// OnEvent counts a resumed sample back into training.
 			err := hb.Resume(oldest)
+			h.noteServable(hb.View, j)
 			if k == replay.Reduce {
 				h.noteReduces(hb.View, j)
 			}
@@ -173,6 +174,7 @@ func (h *HFSP) launchNew(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool
 		}
 	}
 	err := hb.Launch(ref)
+	h.noteServable(hb.View, j)
 	if k == replay.Reduce {
 		h.noteReduces(hb.View, j)
 	}

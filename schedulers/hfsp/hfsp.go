@@ -32,6 +32,10 @@ type HFSP struct {
 	jobs  []hfspJob
 	order [2][]int64 // the virtual cluster's order, as of orderVer
 	serve [2]hfspServe
+	// servable is mayServe by phase and job, kept up to date after every
+	// event and action of a job, so that building a serve list reads it
+	// instead of the cluster's jobs.
+	servable [2][]bool
 	// orderVer is the virtual cluster's OrderVersion when order was copied.
 	orderVer [2]uint64
 	// jobsInTraining per phase, in arrival order; sampling, those of them
@@ -223,6 +227,7 @@ func (h *HFSP) Start(v *replay.View) error {
 		h.vc[k] = vcluster.New(float64(v.Slots(k)), h.o.virtualSpeed)
 	}
 	h.waits = make([]hfspWait, v.Jobs())
+	h.servable = [2][]bool{make([]bool, v.Jobs()), make([]bool, v.Jobs())}
 	for j := range h.waits {
 		h.waits[j].bits = -1
 	}
@@ -316,6 +321,9 @@ func (h *HFSP) OnEvent(ev replay.Event, v *replay.View) {
 		}
 	case replay.ReducesEligible:
 		h.noteReduces(v, ev.Job)
+	}
+	if ev.Kind != replay.NodeFailed && ev.Kind != replay.NodeRecovered {
+		h.noteServable(v, ev.Job)
 	}
 }
 

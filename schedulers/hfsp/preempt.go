@@ -40,7 +40,9 @@ func (h *HFSP) preempt(hb *replay.Heartbeat) error {
 		if !ok {
 			break
 		}
-		if ok, err := victim.Evict(hb, v, h.o.preemption); err != nil || !ok {
+		ok, err := victim.Evict(hb, v, h.o.preemption)
+		h.noteServable(hb.View, v.Job)
+		if err != nil || !ok {
 			return err
 		}
 		h.noteReduces(hb.View, v.Job)
