@@ -1,6 +1,10 @@
 package vcluster
 
-import "math"
+import (
+	"fmt"
+	"math"
+	"slices"
+)
 
 // project recomputes the fluid future from the sizes stored at now.
 //
@@ -28,8 +32,7 @@ func (vc *Cluster) project() {
 	ord := vc.spare[:0]
 	for _, k := range vc.orderKeys[:vc.next] {
 		if i, ok := vc.index.get(k.id); ok && vc.jobs[i].finished {
-			j := &vc.jobs[i]
-			ord = append(ord, sortKey{x: j.finish, seq: j.seq, id: k.id, i: i})
+			ord = append(ord, sortKey{x: k.x, seq: k.seq, id: k.id, i: i})
 		}
 	}
 	for i := range vc.jobs {
@@ -173,4 +176,61 @@ func (vc *Cluster) pop() int32 {
 	}
 	vc.heap = h
 	return top
+}
+
+// orderKey is job j's key in the Order: (finish, seq, id) once it has
+// finished, (finish, MaxInt, id) before. A job finishing keeps its place:
+// those before it finished no later and earlier, those after it finish
+// no earlier and are unfinished.
+func orderKey(j *vjob, i int32) sortKey {
+	seq := math.MaxInt
+	if j.finished {
+		seq = j.seq
+	}
+	return sortKey{x: j.finish, seq: seq, id: j.id, i: i}
+}
+
+// atProjectionStart reports whether the cluster stands where its
+// projection starts, before the projection's first completion or change
+// of level: there every job's materialized size is the one the projection
+// started from (touch would change nothing), and a finished job, which
+// takes no share, can leave without changing anything the projection
+// computed for the others.
+func (vc *Cluster) atProjectionStart() bool {
+	return !vc.dirty && len(vc.segT) > 0 && vc.segT[0] == vc.now && (len(vc.segT) == 1 || vc.segT[1] > vc.now)
+}
+
+// removeFinished removes the finished job at index i at the start of the
+// projection (atProjectionStart), leaving the projection as it is: what
+// touching and projecting again would give, bit for bit, without the
+// cost. HFSP removes the jobs done for real as they finish virtually,
+// often several at once: one projection serves them all.
+func (vc *Cluster) removeFinished(i int32) {
+	j := &vc.jobs[i]
+	id := j.id
+	p, ok := slices.BinarySearchFunc(vc.orderKeys, orderKey(j, i), compareKeys)
+	if !ok {
+		panic(fmt.Sprintf("schedulers: virtual job %d missing from the order", id))
+	}
+	vc.orderKeys = slices.Delete(vc.orderKeys, p, p+1)
+	vc.next-- // it was among the finished ones, at the start
+	vc.deleteCap(id, j.cap)
+	// A finished job is not at the level: it is not in workKeys.
+	last := int32(len(vc.jobs) - 1)
+	if i != last {
+		m := &vc.jobs[last]
+		if p, ok := slices.BinarySearchFunc(vc.orderKeys, orderKey(m, last), compareKeys); ok {
+			vc.orderKeys[p].i = i
+		}
+		if !m.finished {
+			if p, ok := slices.BinarySearchFunc(vc.workKeys, sortKey{x: m.work, id: m.id}, compareKeys); ok {
+				vc.workKeys[p].i = i
+			}
+		}
+		vc.jobs[i] = *m
+		vc.index.set(m.id, i)
+	}
+	vc.jobs = vc.jobs[:last]
+	vc.index.del(id)
+	vc.version++
 }

@@ -199,6 +199,10 @@ func (vc *Cluster) Remove(id int64) {
 	if !ok {
 		return
 	}
+	if vc.jobs[i].finished && vc.atProjectionStart() {
+		vc.removeFinished(i)
+		return
+	}
 	vc.touch()
 	vc.deleteCap(id, vc.jobs[i].cap)
 	last := int32(len(vc.jobs) - 1)
@@ -245,6 +249,7 @@ func (vc *Cluster) settle() {
 		}
 		vc.seq++
 		j.finished, j.seq = true, vc.seq
+		vc.orderKeys[vc.next].seq = vc.seq // still in order: see orderKey
 		vc.next++
 	}
 	for vc.seg+1 < len(vc.segT) && vc.segT[vc.seg+1] <= vc.now {
