@@ -126,6 +126,8 @@ type hfspOptions struct {
 	// phase is still in training be preempted.
 	suspendUntrained bool
 	mapPreemption    string
+	// What the heartbeats test: preemption other than wait, late=ps.
+	preemptReduces, preemptMaps, latePS bool
 }
 
 var hfspOptionList = []policy.Option{
@@ -196,6 +198,7 @@ func New(s *policy.Settings) (*HFSP, error) {
 	if err := s.Err(); err != nil {
 		return nil, err
 	}
+	o.preemptReduces, o.preemptMaps, o.latePS = o.preemption != "wait", o.mapPreemption != "wait", o.late == "ps"
 	switch {
 	case o.samples < 1:
 		return nil, fmt.Errorf("hfsp.samples: %d; want >= 1", o.samples)

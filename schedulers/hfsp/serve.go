@@ -124,7 +124,7 @@ func (h *HFSP) orderOf(k replay.TaskKind) []int64 {
 // earlier in this heartbeat, and cannot now (launching another job's task
 // changes nothing they depend on).
 func (h *HFSP) serveOne(hb *replay.Heartbeat, k replay.TaskKind, from *int) (bool, error) {
-	if h.o.late != "ps" {
+	if !h.o.latePS {
 		return h.serveInOrder(hb, k, from)
 	}
 	order := h.order[k]
