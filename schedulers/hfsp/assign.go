@@ -76,6 +76,23 @@ func (h *HFSP) reduceCheckAt(j int32, v *replay.View) replay.Time {
 }
 
 func (h *HFSP) assign(hb *replay.Heartbeat, k replay.TaskKind) error {
+	if hb.Free(k) > 0 {
+		if err := h.fill(hb, k); err != nil {
+			return err
+		}
+	}
+	if k == replay.Reduce && h.o.preemptReduces && hb.Free(k) == 0 && !h.needsNoPreemption() {
+		return h.preempt(hb)
+	}
+	if k == replay.Map && h.o.preemptMaps && hb.Free(k) == 0 {
+		return h.preemptMaps(hb)
+	}
+	return nil
+}
+
+// fill gives this node's free slots of kind k away: to sample tasks first,
+// within the training slots, then in virtual finish order.
+func (h *HFSP) fill(hb *replay.Heartbeat, k replay.TaskKind) error {
 	// Training: sample tasks of jobs in training, oldest job first, while
 	// fewer than the training slots run samples.
 	for hb.Free(k) > 0 && h.trainingRunning[k] < h.trainSlots[k] {
@@ -109,12 +126,6 @@ func (h *HFSP) assign(hb *replay.Heartbeat, k replay.TaskKind) error {
 			break
 		}
 	}
-	if k == replay.Reduce && h.o.preemption != "wait" && hb.Free(k) == 0 && !h.needsNoPreemption() {
-		return h.preempt(hb)
-	}
-	if k == replay.Map && h.o.mapPreemption != "wait" && hb.Free(k) == 0 {
-		return h.preemptMaps(hb)
-	}
 	return nil
 }
 
@@ -141,6 +152,7 @@ func (h *HFSP) serveJob(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool,
 		if found {
 			// OnEvent counts a resumed sample back into training.
 			err := hb.Resume(oldest)
+			h.noteServable(hb.View, j)
 			if k == replay.Reduce {
 				h.noteReduces(hb.View, j)
 			}
@@ -181,6 +193,7 @@ func (h *HFSP) launchNew(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool
 		}
 	}
 	err := hb.Launch(ref)
+	h.noteServable(hb.View, j)
 	if k == replay.Reduce {
 		h.noteReduces(hb.View, j)
 	}

@@ -32,6 +32,10 @@ type HFSP struct {
 	jobs  []hfspJob
 	order [2][]int64 // the virtual cluster's order, as of orderVer
 	serve [2]hfspServe
+	// servable is mayServe by phase and job, kept up to date after every
+	// event and action of a job, so that building a serve list reads it
+	// instead of the cluster's jobs.
+	servable [2][]bool
 	// orderVer is the virtual cluster's OrderVersion when order was copied.
 	orderVer [2]uint64
 	// jobsInTraining per phase, in arrival order; sampling, those of them
@@ -127,6 +131,8 @@ type hfspOptions struct {
 	// phase is still in training be preempted.
 	suspendUntrained bool
 	mapPreemption    string
+	// What the heartbeats test: preemption other than wait, late=ps.
+	preemptReduces, preemptMaps, latePS bool
 }
 
 var hfspOptionList = []policy.Option{
@@ -197,6 +203,7 @@ func New(s *policy.Settings) (*HFSP, error) {
 	if err := s.Err(); err != nil {
 		return nil, err
 	}
+	o.preemptReduces, o.preemptMaps, o.latePS = o.preemption != "wait", o.mapPreemption != "wait", o.late == "ps"
 	switch {
 	case o.samples < 1:
 		return nil, fmt.Errorf("hfsp.samples: %d; want >= 1", o.samples)
@@ -228,6 +235,7 @@ func (h *HFSP) Start(v *replay.View) error {
 		h.vc[k] = vcluster.New(float64(v.Slots(k)), h.o.virtualSpeed)
 	}
 	h.waits = make([]hfspWait, v.Jobs())
+	h.servable = [2][]bool{make([]bool, v.Jobs()), make([]bool, v.Jobs())}
 	for j := range h.waits {
 		h.waits[j].bits = -1
 	}
@@ -321,6 +329,9 @@ func (h *HFSP) OnEvent(ev replay.Event, v *replay.View) {
 		}
 	case replay.ReducesEligible:
 		h.noteReduces(v, ev.Job)
+	}
+	if ev.Kind != replay.NodeFailed && ev.Kind != replay.NodeRecovered {
+		h.noteServable(v, ev.Job)
 	}
 }
 

@@ -118,7 +118,7 @@ func (h *HFSP) dropBlocks(j int32) {
 // suspended (under map preemption).
 func (h *HFSP) refusesHere(hb *replay.Heartbeat, j int32) bool {
 	w := &h.waits[j]
-	if w.bits < 0 || h.o.mapPreemption != "wait" && hb.Job(j).Suspended(replay.Map) > 0 {
+	if w.bits < 0 || h.o.preemptMaps && hb.Job(j).Suspended(replay.Map) > 0 {
 		return false
 	}
 	n := hb.Node()

@@ -40,7 +40,9 @@ func (h *HFSP) preempt(hb *replay.Heartbeat) error {
 		if !ok {
 			break
 		}
-		if ok, err := victim.Evict(hb, v, h.o.preemption); err != nil || !ok {
+		ok, err := victim.Evict(hb, v, h.o.preemption)
+		h.noteServable(hb.View, v.Job)
+		if err != nil || !ok {
 			return err
 		}
 		h.noteReduces(hb.View, v.Job)
@@ -113,10 +115,10 @@ func (h *HFSP) needsNoPreemption() bool {
 // a larger job holds more than it is allotted. The answer is cached until
 // an event changes the reduces or the reduce order changes.
 func (h *HFSP) WantsBusyHeartbeats(v *replay.View) bool {
-	if h.o.mapPreemption != "wait" && h.mapPreemptionWanted(v) {
+	if h.o.preemptMaps && h.mapPreemptionWanted(v) {
 		return true
 	}
-	if h.o.preemption == "wait" {
+	if !h.o.preemptReduces {
 		return false
 	}
 	const k = replay.Reduce

@@ -78,7 +78,9 @@ func (h *HFSP) preemptMaps(hb *replay.Heartbeat) error {
 		if !ok {
 			return nil
 		}
-		if ok, err := victim.Evict(hb, v, h.o.mapPreemption); err != nil || !ok {
+		ok, err := victim.Evict(hb, v, h.o.mapPreemption)
+		h.noteServable(hb.View, v.Job)
+		if err != nil || !ok {
 			return err
 		}
 		if ok, err := h.serveJob(hb, k, int32(order[needy])); err != nil || !ok {

@@ -38,7 +38,7 @@ func (h *HFSP) serveList(v *replay.View, k replay.TaskKind) *hfspServe {
 	for i, id := range order {
 		j := int32(id)
 		s.rank[j] = int32(i)
-		if h.mayServe(v, k, j) {
+		if h.servable[k][j] {
 			s.in[j] = true
 			s.jobs = append(s.jobs, j)
 		}
@@ -56,6 +56,13 @@ func (h *HFSP) mayServe(v *replay.View, k replay.TaskKind, j int32) bool {
 	}
 	jv := v.Job(j)
 	return jv.Suspended(k) > 0 || jv.Pending(k) > 0 && (k == replay.Map || jv.ReducesEligible())
+}
+
+// noteServable records whether job j may take a slot of either kind,
+// after an event or an action of the job changed it.
+func (h *HFSP) noteServable(v *replay.View, j int32) {
+	h.servable[replay.Map][j] = h.mayServe(v, replay.Map, j)
+	h.servable[replay.Reduce][j] = h.mayServe(v, replay.Reduce, j)
 }
 
 // reserve puts job j back in phase k's serve list after an event that may
@@ -117,7 +124,7 @@ func (h *HFSP) orderOf(k replay.TaskKind) []int64 {
 // earlier in this heartbeat, and cannot now (launching another job's task
 // changes nothing they depend on).
 func (h *HFSP) serveOne(hb *replay.Heartbeat, k replay.TaskKind, from *int) (bool, error) {
-	if h.o.late != "ps" {
+	if !h.o.latePS {
 		return h.serveInOrder(hb, k, from)
 	}
 	order := h.order[k]

@@ -46,6 +46,20 @@ func (c *hfspChecker) check(hb *replay.Heartbeat) {
 	c.checkLedger(hb.View)
 	c.checkLocality(hb)
 	c.checkSampling(hb.View)
+	c.checkServable(hb.View)
+}
+
+// checkServable compares the kept mayServe flags with mayServe.
+func (c *hfspChecker) checkServable(v *replay.View) {
+	h := c.HFSP
+	for k := replay.Map; k <= replay.Reduce; k++ {
+		for j := range h.jobs {
+			if want := h.mayServe(v, k, int32(j)); h.servable[k][j] != want {
+				c.fail("%v: job %d %v: servable %v, mayServe %v", v.Now(), j, k, h.servable[k][j], want)
+				return
+			}
+		}
+	}
 }
 
 // checkLedger compares the reduce ledger with the allotment walked from

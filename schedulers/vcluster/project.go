@@ -1,6 +1,10 @@
 package vcluster
 
-import "math"
+import (
+	"fmt"
+	"math"
+	"slices"
+)
 
 // project recomputes the fluid future from the sizes stored at now.
 //
@@ -10,21 +14,41 @@ import "math"
 // service G(t), and finish in order of size. Sweeping the jobs once by cap
 // (to cap them as L rises) and once by size (to finish level jobs), with a
 // heap of capped finish times, gives every finish time in O(n log n).
+//
+// The sweep meets the jobs in order of finish, so the Order is built as it
+// goes (after the jobs finished before now, kept from the last Order), and
+// only its ties need sorting.
 func (vc *Cluster) project() {
 	now := vc.now
+	n := len(vc.jobs)
+	if cap(vc.st) < n {
+		vc.st = make([]uint8, n, 2*n)
+	}
+	st := vc.st[:n]
+	vc.st = st
+
+	// The Order starts with the finished jobs, by sequence number: the
+	// start of the last Order holds every one of them.
+	ord := vc.spare[:0]
+	for _, k := range vc.orderKeys[:vc.next] {
+		if i, ok := vc.index.get(k.id); ok && vc.jobs[i].finished {
+			ord = append(ord, sortKey{x: k.x, seq: k.seq, id: k.id, i: i})
+		}
+	}
 	for i := range vc.jobs {
 		j := &vc.jobs[i]
 		switch {
 		case j.finished:
-			j.state = stDone
+			st[i] = stDone
 		case j.work <= FinishedEpsilon: // too small to age: finishes now
-			j.state, j.finish = stDone, now
+			st[i], j.finish = stDone, now
+			ord = append(ord, sortKey{x: now, seq: math.MaxInt, id: j.id, i: int32(i)})
 		default:
-			j.state, j.finish, j.capAt, j.gAtCap = stLevel, math.Inf(1), math.Inf(1), 0
+			st[i], j.finish, j.capAt, j.gAtCap = stLevel, math.Inf(1), math.Inf(1), 0
 		}
 	}
-	byWork := vc.resort(&vc.workKeys, byWorkKind, vc.byWork)
-	byCap := vc.resort(&vc.capKeys, byCapKind, vc.byCap)
+	byWork := vc.sortByWork(st)
+	byCap := vc.caps
 
 	vc.segT, vc.segG, vc.segL = vc.segT[:0], vc.segG[:0], vc.segL[:0]
 	vc.heap = vc.heap[:0]
@@ -35,20 +59,22 @@ func (vc *Cluster) project() {
 		// Cap every level job whose cap the level has reached.
 		for atLevel > 0 {
 			level = max((vc.slots-capped)/float64(atLevel), 0)
-			for vc.jobs[byCap[pc]].state != stLevel {
+			i := vc.position(byCap[pc].id)
+			for st[i] != stLevel {
 				pc++
+				i = vc.position(byCap[pc].id)
 			}
-			j := &vc.jobs[byCap[pc]]
-			if j.cap > level {
+			if byCap[pc].cap > level {
 				break
 			}
-			j.state, j.capAt, j.gAtCap = stCapped, t, g
+			j := &vc.jobs[i]
+			st[i], j.capAt, j.gAtCap = stCapped, t, g
 			if j.cap > 0 {
 				j.finish = t + max(j.work-g, 0)/(vc.speed*j.cap)
 			}
 			capped += j.cap
 			atLevel--
-			vc.push(byCap[pc])
+			vc.push(i)
 		}
 		if atLevel == 0 {
 			level = 0
@@ -59,11 +85,11 @@ func (vc *Cluster) project() {
 
 		tl := math.Inf(1) // next finish among level jobs: the smallest
 		if atLevel > 0 {
-			for vc.jobs[byWork[pw]].state != stLevel {
+			for st[byWork[pw].i] != stLevel {
 				pw++
 			}
 			if level > 0 {
-				tl = t + max(vc.jobs[byWork[pw]].work-g, 0)/(vc.speed*level)
+				tl = t + max(byWork[pw].x-g, 0)/(vc.speed*level)
 			}
 		}
 		tc := math.Inf(1)
@@ -72,29 +98,48 @@ func (vc *Cluster) project() {
 		}
 		switch {
 		case math.IsInf(tl, 1) && math.IsInf(tc, 1): // the rest never finish
-			vc.byWork, vc.byCap = byWork, byCap
-			vc.buildOrder()
+			for _, k := range byWork[pw:] {
+				if st[k.i] == stLevel {
+					ord = append(ord, sortKey{x: math.Inf(1), seq: math.MaxInt, id: k.id, i: k.i})
+				}
+			}
+			for _, i := range vc.heap {
+				ord = append(ord, sortKey{x: math.Inf(1), seq: math.MaxInt, id: vc.jobs[i].id, i: i})
+			}
+			vc.buildOrder(ord)
 			return
 		case tl <= tc:
-			j := &vc.jobs[byWork[pw]]
-			g = max(g, j.work) // exactly its size: equal sizes finish together
-			t, j.finish, j.state = tl, tl, stDone
+			k := &byWork[pw]
+			g = max(g, k.x) // exactly its size: equal sizes finish together
+			t, vc.jobs[k.i].finish, st[k.i] = tl, tl, stDone
+			ord = append(ord, sortKey{x: tl, seq: math.MaxInt, id: k.id, i: k.i})
 			atLevel--
 		default:
-			j := &vc.jobs[vc.pop()]
+			i := vc.pop()
+			j := &vc.jobs[i]
 			g += vc.speed * level * (tc - t)
-			t, j.state = tc, stDone
+			t, st[i] = tc, stDone
 			capped -= j.cap
+			ord = append(ord, sortKey{x: tc, seq: math.MaxInt, id: j.id, i: i})
 		}
 	}
 }
 
-// buildOrder sorts jobs as Order reports them and rewinds the cursors.
-func (vc *Cluster) buildOrder() {
+// position is job id's index in jobs, which it must have.
+func (vc *Cluster) position(id int64) int32 {
+	i, _ := vc.index.get(id)
+	return i
+}
+
+// buildOrder sorts the keys the projection gave every job, in the order
+// of finish with ties and the jobs finishing now out of place, makes them
+// the Order and rewinds the cursors.
+func (vc *Cluster) buildOrder(ord []sortKey) {
 	vc.version++
-	vc.order = vc.resort(&vc.orderKeys, byFinishKind, vc.order)
+	sortNearly(ord)
+	vc.spare, vc.orderKeys = vc.orderKeys, ord
 	vc.next = 0
-	for vc.next < len(vc.order) && vc.jobs[vc.order[vc.next]].finished {
+	for vc.next < len(ord) && vc.jobs[ord[vc.next].i].finished {
 		vc.next++
 	}
 	vc.seg = 0
@@ -131,4 +176,61 @@ func (vc *Cluster) pop() int32 {
 	}
 	vc.heap = h
 	return top
+}
+
+// orderKey is job j's key in the Order: (finish, seq, id) once it has
+// finished, (finish, MaxInt, id) before. A job finishing keeps its place:
+// those before it finished no later and earlier, those after it finish
+// no earlier and are unfinished.
+func orderKey(j *vjob, i int32) sortKey {
+	seq := math.MaxInt
+	if j.finished {
+		seq = j.seq
+	}
+	return sortKey{x: j.finish, seq: seq, id: j.id, i: i}
+}
+
+// atProjectionStart reports whether the cluster stands where its
+// projection starts, before the projection's first completion or change
+// of level: there every job's materialized size is the one the projection
+// started from (touch would change nothing), and a finished job, which
+// takes no share, can leave without changing anything the projection
+// computed for the others.
+func (vc *Cluster) atProjectionStart() bool {
+	return !vc.dirty && len(vc.segT) > 0 && vc.segT[0] == vc.now && (len(vc.segT) == 1 || vc.segT[1] > vc.now)
+}
+
+// removeFinished removes the finished job at index i at the start of the
+// projection (atProjectionStart), leaving the projection as it is: what
+// touching and projecting again would give, bit for bit, without the
+// cost. HFSP removes the jobs done for real as they finish virtually,
+// often several at once: one projection serves them all.
+func (vc *Cluster) removeFinished(i int32) {
+	j := &vc.jobs[i]
+	id := j.id
+	p, ok := slices.BinarySearchFunc(vc.orderKeys, orderKey(j, i), compareKeys)
+	if !ok {
+		panic(fmt.Sprintf("schedulers: virtual job %d missing from the order", id))
+	}
+	vc.orderKeys = slices.Delete(vc.orderKeys, p, p+1)
+	vc.next-- // it was among the finished ones, at the start
+	vc.deleteCap(id, j.cap)
+	// A finished job is not at the level: it is not in workKeys.
+	last := int32(len(vc.jobs) - 1)
+	if i != last {
+		m := &vc.jobs[last]
+		if p, ok := slices.BinarySearchFunc(vc.orderKeys, orderKey(m, last), compareKeys); ok {
+			vc.orderKeys[p].i = i
+		}
+		if !m.finished {
+			if p, ok := slices.BinarySearchFunc(vc.workKeys, sortKey{x: m.work, id: m.id}, compareKeys); ok {
+				vc.workKeys[p].i = i
+			}
+		}
+		vc.jobs[i] = *m
+		vc.index.set(m.id, i)
+	}
+	vc.jobs = vc.jobs[:last]
+	vc.index.del(id)
+	vc.version++
 }

@@ -2,29 +2,23 @@ package vcluster
 
 import (
 	"cmp"
-	"math"
 	"slices"
 )
 
-// The projection sorts the jobs three times: by remaining work and by cap
-// (the jobs still aging), and by finish (the Order). From one projection
-// to the next these orders barely change: a job arrives, one is
-// re-estimated or removed, the rest age alike. So each sorted list is kept
-// and the next sort starts from it, by insertion. The keys are distinct
-// (they end with the job id), so any sort gives the same order.
-
-// sortKind is what a kept list sorts by.
-type sortKind uint8
-
-const (
-	byWorkKind   sortKind = iota // the jobs still aging, by remaining work
-	byCapKind                    // the jobs still aging, by cap
-	byFinishKind                 // every job, as Order reports them
-)
+// The projection needs the jobs still aging by remaining work and by cap,
+// and gives the Order, by finish. From one projection to the next these
+// orders barely change: a job arrives, one is re-estimated or removed, the
+// rest age alike (and aging the same amount keeps sizes in order). So the
+// list by work is kept and the next sort starts from it, by insertion; the
+// list by cap, which aging does not change, is kept in order as jobs come,
+// go and change caps; and the Order comes out of the sweep in order of
+// time, its ties left to sort. The keys are distinct (they end with the
+// job id), so any sort gives the same order.
 
 // sortKey is a job's place in a sort: by x, then seq, then id. Sorting
 // these, rather than indices looked up through the jobs, is what makes a
-// projection cheap.
+// projection cheap. i is the job's index in jobs, valid until a job is
+// removed.
 type sortKey struct {
 	x   float64
 	seq int
@@ -57,33 +51,11 @@ func keyLess(a, b *sortKey) bool {
 	return a.id < b.id
 }
 
-// listed reports whether job j belongs in a list of kind kind.
-func listed(j *vjob, kind sortKind) bool {
-	return kind == byFinishKind || j.state == stLevel
-}
-
-// keyOf is job j's (at index i) key in a list of kind kind.
-func keyOf(j *vjob, i int32, kind sortKind) sortKey {
-	switch kind {
-	case byWorkKind:
-		return sortKey{x: j.work, id: j.id, i: i}
-	case byCapKind:
-		return sortKey{x: j.cap, id: j.id, i: i}
-	}
-	// Recorded finishes are ≤ now ≤ projected ones, and sequence numbers
-	// follow recorded finish times; unfinished jobs rank after finished
-	// ones that finished at the same time.
-	seq := math.MaxInt
-	if j.finished {
-		seq = j.seq
-	}
-	return sortKey{x: j.finish, seq: seq, id: j.id, i: i}
-}
-
-// resort sorts the jobs of kind kind, starting from the kept list *keys
-// (the last projection's order), keeps the new one there and returns the
-// jobs' indices in order, in dst.
-func (vc *Cluster) resort(keys *[]sortKey, kind sortKind, dst []int32) []int32 {
+// sortByWork returns the jobs at the level (state st), by remaining work
+// and id, sorted from the last projection's list: the jobs still at the
+// level in that order, then those added or updated since (the only others
+// that may be at the level).
+func (vc *Cluster) sortByWork(st []uint8) []sortKey {
 	vc.epoch++
 	if vc.epoch == 0 { // wrapped: no job may look marked
 		for i := range vc.jobs {
@@ -91,33 +63,60 @@ func (vc *Cluster) resort(keys *[]sortKey, kind sortKind, dst []int32) []int32 {
 		}
 		vc.epoch = 1
 	}
-	// The jobs of the last order still listed, in that order (in place:
-	// the write position never passes the read one), then the others.
-	ks := (*keys)[:0]
-	for _, k := range *keys {
+	// In place: the write position never passes the read one.
+	ks := vc.workKeys[:0]
+	for _, k := range vc.workKeys {
 		i, ok := vc.index.get(k.id)
-		if !ok {
+		if !ok || st[i] != stLevel {
 			continue
 		}
 		j := &vc.jobs[i]
-		if !listed(j, kind) {
+		j.mark = vc.epoch
+		ks = append(ks, sortKey{x: j.work, id: k.id, i: i})
+	}
+	for _, id := range vc.fresh {
+		i, ok := vc.index.get(id)
+		if !ok || st[i] != stLevel {
 			continue
 		}
-		j.mark = vc.epoch
-		ks = append(ks, keyOf(j, i, kind))
-	}
-	for i := range vc.jobs {
-		if j := &vc.jobs[i]; j.mark != vc.epoch && listed(j, kind) {
-			ks = append(ks, keyOf(j, int32(i), kind))
+		if j := &vc.jobs[i]; j.mark != vc.epoch {
+			j.mark = vc.epoch
+			ks = append(ks, sortKey{x: j.work, id: id, i: i})
 		}
 	}
+	vc.fresh = vc.fresh[:0]
 	sortNearly(ks)
-	*keys = ks
-	dst = dst[:0]
-	for _, k := range ks {
-		dst = append(dst, k.i)
+	vc.workKeys = ks
+	return ks
+}
+
+// capKey is a job's place in the list by cap.
+type capKey struct {
+	cap float64
+	id  int64
+}
+
+func compareCaps(a capKey, b capKey) int {
+	switch {
+	case a.cap < b.cap:
+		return -1
+	case a.cap > b.cap:
+		return 1
 	}
-	return dst
+	return cmp.Compare(a.id, b.id)
+}
+
+// insertCap and deleteCap keep every job in the list by (cap, id).
+func (vc *Cluster) insertCap(id int64, c float64) {
+	k := capKey{c, id}
+	p, _ := slices.BinarySearchFunc(vc.caps, k, compareCaps)
+	vc.caps = slices.Insert(vc.caps, p, k)
+}
+
+func (vc *Cluster) deleteCap(id int64, c float64) {
+	if p, ok := slices.BinarySearchFunc(vc.caps, capKey{c, id}, compareCaps); ok {
+		vc.caps = slices.Delete(vc.caps, p, p+1)
+	}
 }
 
 // sortNearly sorts keys that are mostly in order: by insertion, and with

@@ -63,19 +63,26 @@ type Cluster struct {
 	index        idIndex
 
 	// Projection, valid when !dirty.
-	order []int32 // finished jobs by seq, then the others by (finish, id)
-	next  int     // order[:next] are finished
-	seg   int     // index of the level segment containing now
+	orderKeys []sortKey // Order: finished jobs by seq, then the others by (finish, id)
+	next      int       // orderKeys[:next] are finished
+	seg       int       // index of the level segment containing now
 	// Level segments: from segT[k] on, every job not yet rate-capped has
 	// received segG[k] + speed·segL[k]·(t − segT[k]) slot-seconds since the
 	// projection started.
 	segT, segG, segL []float64
 
-	byCap, byWork, heap []int32 // scratch for project
-	// The last projection's sorted lists (see sort.go), and the
-	// mark of the jobs found in the list being sorted.
-	workKeys, capKeys, orderKeys []sortKey
-	epoch                        uint32
+	// Scratch for project: the heap of capped jobs, each job's state by
+	// index, and the Order being built.
+	heap  []int32
+	st    []uint8
+	spare []sortKey
+	// Kept between projections (see sort.go): the jobs at the level by
+	// work as of the last projection, those added or updated since, every
+	// job by cap, and the mark of the jobs found in the list being sorted.
+	workKeys []sortKey
+	fresh    []int64
+	caps     []capKey
+	epoch    uint32
 }
 
 type vjob struct {
@@ -86,9 +93,8 @@ type vjob struct {
 	finish   float64 // recorded finish time if finished, else projected
 	capAt    float64 // projected time from which the job runs at its cap
 	gAtCap   float64 // level service received before capAt
-	mark     uint32  // scratch for resort
+	mark     uint32  // scratch for sortByWork
 	finished bool
-	state    uint8 // scratch for project
 }
 
 const (
@@ -134,6 +140,8 @@ func (vc *Cluster) Add(id int64, work, c float64) {
 	vc.touch()
 	vc.index.set(id, int32(len(vc.jobs)))
 	vc.jobs = append(vc.jobs, vjob{id: id, work: work, cap: c})
+	vc.fresh = append(vc.fresh, id)
+	vc.insertCap(id, c)
 }
 
 // Update replaces job id's remaining work and cap, for a new size estimate.
@@ -144,12 +152,23 @@ func (vc *Cluster) Update(id int64, work, c float64) {
 	must.Work(work, c)
 	j := vc.find(id)
 	if j.finished && work <= FinishedEpsilon {
-		j.cap = c
+		vc.setCap(j, c)
 		return
 	}
 	vc.touch()
-	j.work, j.cap = work, c
+	vc.setCap(j, c)
+	j.work = work
 	j.finished, j.seq = false, 0
+	vc.fresh = append(vc.fresh, id)
+}
+
+// setCap changes job j's cap and its place in the list by cap.
+func (vc *Cluster) setCap(j *vjob, c float64) {
+	if j.cap != c {
+		vc.deleteCap(j.id, j.cap)
+		vc.insertCap(j.id, c)
+		j.cap = c
+	}
 }
 
 // SetCap changes job id's parallelism cap.
@@ -162,7 +181,7 @@ func (vc *Cluster) SetCap(id int64, c float64) {
 	if !j.finished {
 		vc.touch()
 	}
-	j.cap = c
+	vc.setCap(j, c)
 }
 
 // SetSlots changes the number of virtual slots (e.g. after a tracker fails).
@@ -180,7 +199,12 @@ func (vc *Cluster) Remove(id int64) {
 	if !ok {
 		return
 	}
+	if vc.jobs[i].finished && vc.atProjectionStart() {
+		vc.removeFinished(i)
+		return
+	}
 	vc.touch()
+	vc.deleteCap(id, vc.jobs[i].cap)
 	last := int32(len(vc.jobs) - 1)
 	vc.jobs[i] = vc.jobs[last]
 	vc.index.set(vc.jobs[i].id, i)
@@ -218,21 +242,22 @@ func (vc *Cluster) settle() {
 	if vc.now < vc.due {
 		return
 	}
-	for vc.next < len(vc.order) {
-		j := &vc.jobs[vc.order[vc.next]]
+	for vc.next < len(vc.orderKeys) {
+		j := &vc.jobs[vc.orderKeys[vc.next].i]
 		if j.finish > vc.now {
 			break
 		}
 		vc.seq++
 		j.finished, j.seq = true, vc.seq
+		vc.orderKeys[vc.next].seq = vc.seq // still in order: see orderKey
 		vc.next++
 	}
 	for vc.seg+1 < len(vc.segT) && vc.segT[vc.seg+1] <= vc.now {
 		vc.seg++
 	}
 	vc.due = math.Inf(1)
-	if vc.next < len(vc.order) {
-		vc.due = vc.jobs[vc.order[vc.next]].finish
+	if vc.next < len(vc.orderKeys) {
+		vc.due = vc.jobs[vc.orderKeys[vc.next].i].finish
 	}
 	if vc.seg+1 < len(vc.segT) {
 		vc.due = min(vc.due, vc.segT[vc.seg+1])
@@ -283,8 +308,8 @@ func (vc *Cluster) ProjectedFinish(id int64) float64 {
 // NextEvent returns the time of the next virtual completion, or +Inf.
 func (vc *Cluster) NextEvent() float64 {
 	vc.ensure()
-	if vc.next < len(vc.order) {
-		return vc.jobs[vc.order[vc.next]].finish
+	if vc.next < len(vc.orderKeys) {
+		return vc.jobs[vc.orderKeys[vc.next].i].finish
 	}
 	return math.Inf(1)
 }
@@ -295,8 +320,8 @@ func (vc *Cluster) NextEvent() float64 {
 // it, since jobs finish in exactly this order.
 func (vc *Cluster) Order(dst []int64) []int64 {
 	vc.ensure()
-	for _, i := range vc.order {
-		dst = append(dst, vc.jobs[i].id)
+	for _, k := range vc.orderKeys {
+		dst = append(dst, k.id)
 	}
 	return dst
 }

@@ -400,3 +400,37 @@ func ExampleCluster() {
 	// j3 projected 42.5
 	// j3 finished at 42.5 seq 2
 }
+
+// BenchmarkVirtualClusterBacklog is the virtual cluster of an overloaded
+// trace: thousands of jobs share 400 slots, each with a cap far above the
+// level, some virtually finished and waiting for removal; every step
+// removes one job and adds one (a projection each) and ages the cluster.
+func BenchmarkVirtualClusterBacklog(b *testing.B) {
+	for _, n := range []int{1000, 3000, 10000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			vc := New(400, 1)
+			r := rand.New(rand.NewPCG(1, 2))
+			work := func() float64 { return 1e4 * (1 + r.ExpFloat64()*10) }
+			caps := func() float64 { return float64(10 + r.IntN(5000)) }
+			next := int64(0)
+			var live []int64
+			for range n {
+				vc.Add(next, work(), caps())
+				live = append(live, next)
+				next++
+			}
+			now := 0.0
+			b.ResetTimer()
+			for range b.N {
+				now += 5
+				vc.Advance(now)
+				k := r.IntN(len(live))
+				vc.Remove(live[k])
+				vc.Add(next, work(), caps())
+				live[k] = next
+				next++
+				vc.NextEvent()
+			}
+		})
+	}
+}
