@@ -32,7 +32,7 @@ func (e *Engine) wantsHB(n *node, busy *busyWish) bool {
 			return true
 		}
 	}
-	if e.amWaiting() && e.fits(n, &e.amReq) {
+	if e.amWaiting() && e.amFits(n) {
 		return true
 	}
 	if e.pre == nil || len(n.running) == 0 {

@@ -374,7 +374,7 @@ func (e *Engine) queueAM(ji int32, j *job) {
 // policy as its AM starts.
 func (e *Engine) startAMs(ni int32) {
 	n := &e.nodes[ni]
-	for e.amWaiting() && n.alive && e.fits(n, &e.amReq) {
+	for e.amWaiting() && n.alive && e.amFits(n) {
 		ji := e.amQueue[e.amHead]
 		e.amHead++
 		j := &e.jobs[ji]
@@ -461,4 +461,13 @@ func (e *Engine) rerate(ni int32, except TaskRef) {
 		tk.gen++
 		e.q.push(event{at: end, kind: evTaskEnd, job: t.Job, idx: t.Index, gen: tk.gen, rk: t.Kind})
 	}
+}
+
+// amFits reports whether an ApplicationMaster may start on node n: it
+// fits, and no container is suspended there. A suspended container's
+// allocation is free for running tasks, which leave, but an AM would stay
+// to its job's end: on a node it fills, the suspended container of the
+// same job could then never resume.
+func (e *Engine) amFits(n *node) bool {
+	return len(n.suspended) == 0 && e.fits(n, &e.amReq)
 }

@@ -1,6 +1,7 @@
 package schedulers
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"sojourn/replay"
@@ -92,6 +93,72 @@ func TestYARNPoliciesDoNotStarve(t *testing.T) {
 					t.Errorf("a job waited %v for its first container in a run of %v", worst, makespan)
 				}
 			})
+		}
+	}
+}
+
+// TestRandomContainerClusters replays 40 FB2009 jobs with containers of
+// random sizes (0 to 3 GiB and 0 to 2 cores, rounded up to the minimum)
+// on 20 random heterogeneous clusters of small nodes (3 to 10 GiB, 1 to 4
+// vcores, several racks, speeds 0.5 to 1.5) under every policy and the
+// preempting variants, with the invariant checker on. Every job must
+// finish, and no policy may churn: at most 5 kills per task on average (a
+// policy that kills for a container the node cannot hold even then kills
+// and relaunches forever; victim.Frees stops it).
+func TestRandomContainerClusters(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about 10 s")
+	}
+	base := replaytest.Profile(t, "fb2009")
+	type variant struct {
+		name string
+		opts map[string]string
+	}
+	var vs []variant
+	for _, p := range Policies() {
+		if !external(p.Name) {
+			vs = append(vs, variant{p.Name, nil})
+		}
+	}
+	vs = append(vs,
+		variant{"yarn-capacity", map[string]string{"preemption": "true"}},
+		variant{"yarn-fair", map[string]string{"preemption": "true", "min-share-preemption-timeout": "5",
+			"fair-share-preemption-timeout": "10", "preemption-utilization-threshold": "0"}},
+		variant{"fair", map[string]string{"preemption": "true"}},
+		variant{"hfsp", map[string]string{"map-preemption": "eager"}},
+		variant{"hfsp", map[string]string{"preemption": "kill", "map-preemption": "kill"}})
+	for seed := uint64(1); seed <= 20; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		var cluster []replay.NodeSpec
+		rack := int32(0)
+		for i := range 3 + rng.IntN(20) {
+			if i > 0 && rng.IntN(4) == 0 {
+				rack++
+			}
+			cluster = append(cluster, replay.NodeSpec{Rack: rack, MemoryMB: int64(3+rng.IntN(8)) * 1024,
+				Vcores: int64(1 + rng.IntN(4)), Speed: 0.5 + rng.Float64()})
+		}
+		tr := &traces.Trace{Params: base.Params, Jobs: append([]traces.Job(nil), base.Jobs[:40]...)}
+		tasks := 0
+		for i := range tr.Jobs {
+			j := &tr.Jobs[i]
+			j.MapMemoryBytes, j.ReduceMemoryBytes = int64(rng.IntN(4))<<30, int64(rng.IntN(4))<<30
+			j.MapCores, j.ReduceCores = float64(rng.IntN(3)), float64(rng.IntN(3))
+			if i%3 == 0 {
+				j.Pool = "a"
+			}
+			tasks += j.Maps() + j.Reduces()
+		}
+		for _, v := range vs {
+			cfg := replay.Config{Model: replay.ContainerModel, Seed: seed, Cluster: cluster, MaxAMShare: 0.3}
+			r := replaytest.Run(t, tr, build(t, v.name, v.opts), cfg)
+			var kills int
+			for i := range r.Jobs {
+				kills += int(r.Jobs[i].Kills)
+			}
+			if kills > 5*tasks {
+				t.Errorf("seed %d, %s %v: %d kills for %d tasks", seed, v.name, v.opts, kills, tasks)
+			}
 		}
 	}
 }

@@ -37,7 +37,7 @@ func (h *HFSP) preempt(hb *replay.Heartbeat) error {
 			break
 		}
 		v, ok := h.victim(hb, needy)
-		if !ok {
+		if !ok || !victim.Frees(hb, v, int32(order[needy]), k) {
 			break
 		}
 		ok, err := victim.Evict(hb, v, h.o.preemption)

@@ -75,7 +75,7 @@ func (h *HFSP) preemptMaps(hb *replay.Heartbeat) error {
 			return nil
 		}
 		v, ok := h.mapVictim(hb, order, a, needy)
-		if !ok {
+		if !ok || !victim.Frees(hb, v, int32(order[needy]), k) {
 			return nil
 		}
 		ok, err := victim.Evict(hb, v, h.o.mapPreemption)

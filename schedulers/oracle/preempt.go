@@ -159,7 +159,7 @@ func (o *Oracle) preempt(hb *replay.Heartbeat, k replay.TaskKind) error {
 			return nil
 		}
 		v, ok := o.victim(hb, k, o.jobs[needy].pos)
-		if !ok {
+		if !ok || !victim.Frees(hb, v, needy, k) {
 			return nil
 		}
 		if ok, err := victim.Evict(hb, v, o.o.preempt[k]); err != nil || !ok {

@@ -52,3 +52,23 @@ func Evict(hb *replay.Heartbeat, victim replay.TaskRef, mode string) (bool, erro
 	}
 	return true, nil
 }
+
+// Frees reports whether taking v off the node would leave room for a
+// task of kind k of job j: always in the slot model (a slot of the
+// victim's kind frees one of that kind); in the container model when
+// what the node has left plus v's container covers j's container on every
+// resource the engine counts. A policy that preempts for a container the
+// node could not hold even then would kill for nothing, and refill the
+// room with the victim's kind at the next heartbeat.
+func Frees(hb *replay.Heartbeat, v replay.TaskRef, j int32, k replay.TaskKind) bool {
+	if hb.Model() != replay.ContainerModel {
+		return true
+	}
+	avail, freed, need := hb.Available(), hb.Job(v.Job).Request(v.Kind), hb.Job(j).Request(k)
+	for r := range hb.ResourceNames() {
+		if hb.Counted(r) && avail[r]+freed[r] < need[r] {
+			return false
+		}
+	}
+	return true
+}
