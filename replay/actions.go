@@ -193,7 +193,7 @@ func (e *Engine) swapContainers(ni int32, needMB int64) Time {
 	for _, s := range n.unswapped {
 		resident += e.reqs[s.Job][s.Kind][0]
 	}
-	over := n.capa[0] - n.avail[0] + needMB + resident - n.capa[0]
+	over := needMB + resident - n.avail[0] // MiB beyond the node's memory
 	var bytes int64
 	for over > 0 && len(n.unswapped) > 0 {
 		s := n.unswapped[0]

@@ -378,7 +378,7 @@ func (e *Engine) startAMs(ni int32) {
 		ji := e.amQueue[e.amHead]
 		e.amHead++
 		j := &e.jobs[ji]
-		e.swapContainers(ni, e.amReq[0])
+		e.swapContainers(ni, e.amReq[0]) // the AM's start is not delayed by it
 		e.allocate(ni, &e.amReq, 1)
 		if e.cpuShared {
 			e.rerate(ni, TaskRef{Job: -1})

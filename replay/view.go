@@ -48,9 +48,6 @@ func (v *View) NodeAvailable(n int32) Resources { return v.e.nodes[n].avail }
 // minimum-size containers it holds when empty.
 func (v *View) NodeSlots(n int32, k TaskKind) int { return int(v.e.units(&v.e.nodes[n].capa, k)) }
 
-// NodeSpeed is node n's speed relative to the reference node.
-func (v *View) NodeSpeed(n int32) float64 { return v.e.nodes[n].speed }
-
 // AMRequest is an ApplicationMaster's container (container model).
 func (v *View) AMRequest() Resources { return v.e.amReq }
 

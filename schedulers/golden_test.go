@@ -5,9 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,7 +39,7 @@ type goldenCase struct {
 
 func (c goldenCase) name() string {
 	var o []string
-	for _, k := range sortedKeys(c.opts) {
+	for _, k := range slices.Sorted(maps.Keys(c.opts)) {
 		o = append(o, k+"="+c.opts[k])
 	}
 	v := "defaults"
@@ -54,19 +56,6 @@ func (c goldenCase) name() string {
 		cl = "out-of-band"
 	}
 	return fmt.Sprintf("%s %s %s %s", c.policy, v, c.profile, cl)
-}
-
-func sortedKeys(m map[string]string) []string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	for i := 1; i < len(ks); i++ {
-		for j := i; j > 0 && ks[j] < ks[j-1]; j-- {
-			ks[j], ks[j-1] = ks[j-1], ks[j]
-		}
-	}
-	return ks
 }
 
 func goldenCases() []goldenCase {

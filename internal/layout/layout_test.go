@@ -40,7 +40,7 @@ func layer(pkg string) (allowed []string, ok bool) {
 	case pkg == "sojourn/replay/clusterfile":
 		// Cluster files: text in, a description out; the engine's
 		// types are the caller's business (run.ClusterNodes).
-		return nil, true
+		return toolkit, true
 	case pkg == "sojourn/replay/scenario":
 		return below("sojourn/replay", "sojourn/traces"), true
 	case pkg == "sojourn/replay/replaytest":

@@ -6,8 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
+	"sojourn/internal/fuzzguard"
 	"sojourn/replay/clusterfile"
 )
 
@@ -32,7 +32,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		const name = "cluster.txt"
-		within(t, 10*time.Second, func() {
+		fuzzguard.Within(t, func() {
 			c, err := clusterfile.Parse(bytes.NewReader(data), name)
 			if err != nil {
 				msg := err.Error()
@@ -53,24 +53,4 @@ func FuzzParse(f *testing.F) {
 			roundTrip(t, c)
 		})
 	})
-}
-
-// within runs f and fails t if f has not returned within limit; a panic in
-// f is raised again on t's goroutine. Go's fuzzing has no time limit of
-// its own for one input.
-func within(t *testing.T, limit time.Duration, f func()) {
-	t.Helper()
-	done := make(chan any, 1)
-	go func() {
-		defer func() { done <- recover() }()
-		f()
-	}()
-	select {
-	case p := <-done:
-		if p != nil {
-			panic(p)
-		}
-	case <-time.After(limit):
-		t.Fatalf("no result after %v: Parse hangs on this input", limit)
-	}
 }

@@ -156,6 +156,11 @@ func judge[T any](x *Ctx, checks []check[T], measure func(seed uint64) (T, error
 	if err != nil {
 		return nil, err
 	}
+	return claimsOf(checks, per), nil
+}
+
+// claimsOf judges every check on per-seed measurements already made.
+func claimsOf[T any](checks []check[T], per []T) []reports.Claim {
 	var out []reports.Claim
 	for _, c := range checks {
 		values := make([]float64, len(per))
@@ -168,7 +173,7 @@ func judge[T any](x *Ctx, checks []check[T], measure func(seed uint64) (T, error
 		}
 		out = append(out, claimFrom(c, values, bounds, false))
 	}
-	return out, nil
+	return out
 }
 
 // judgeOnce checks claims on a workload with no randomness: one run

@@ -3,6 +3,7 @@ package experiments
 import (
 	_ "embed"
 	"fmt"
+	"slices"
 	"strings"
 
 	"sojourn/replay"
@@ -239,7 +240,7 @@ func containers(x *Ctx) (reports.Section, error) {
 	for _, prof := range profiles {
 		for _, p := range all {
 			for _, cluster := range []string{slotCluster, yarnCluster} {
-				if cluster == slotCluster && !contains(both, p) {
+				if cluster == slotCluster && !slices.Contains(both, p) {
 					continue
 				}
 				if err := add(prof, p, cluster); err != nil {
@@ -270,7 +271,7 @@ func containers(x *Ctx) (reports.Section, error) {
 			for _, p := range all {
 				var runs [2]modelRun
 				for m, cluster := range []string{slotCluster, yarnCluster} {
-					if cluster == slotCluster && !contains(both, p) {
+					if cluster == slotCluster && !slices.Contains(both, p) {
 						continue
 					}
 					r, err := x.Env.modelReplay(prof, p, cluster, seed)
@@ -328,7 +329,7 @@ func containers(x *Ctx) (reports.Section, error) {
 				return func(s containersSeed) float64 { return f(s.models[prof][p]) }
 			}
 			slotMean, slotUtil, ratio := "–", "–", "–"
-			if contains(both, p) {
+			if slices.Contains(both, p) {
 				slotMean = ci(over(r(func(m [2]modelRun) float64 { return m[0].mean })), showSec)
 				slotUtil = ci(over(r(func(m [2]modelRun) float64 { return m[0].util })), showPct)
 				ratio = ci(over(r(func(m [2]modelRun) float64 { return m[1].mean / m[0].mean })), showRatio)
@@ -375,7 +376,7 @@ func containers(x *Ctx) (reports.Section, error) {
 	}
 	for _, prof := range profiles {
 		for _, y := range []string{"yarn-fair", "yarn-capacity"} {
-			if !contains(yarnOnly, y) {
+			if !slices.Contains(yarnOnly, y) {
 				continue
 			}
 			checks = append(checks, check[containersSeed]{
@@ -387,7 +388,7 @@ func containers(x *Ctx) (reports.Section, error) {
 			})
 		}
 	}
-	if contains(yarnOnly, "yarn-fair drf") && contains(yarnOnly, "yarn-capacity") {
+	if slices.Contains(yarnOnly, "yarn-fair drf") && slices.Contains(yarnOnly, "yarn-capacity") {
 		checks = append(checks, check[containersSeed]{
 			statement: "Mixed memory/CPU workload: the Fair scheduler with DRF gives a mean sojourn time no higher than the Capacity scheduler counting memory alone",
 			paper:     "DRF against the DefaultResourceCalculator: memory-only scheduling overcommits CPUs when jobs differ in their CPU to memory ratio",
@@ -397,7 +398,7 @@ func containers(x *Ctx) (reports.Section, error) {
 			note:      "Memory-only scheduling packs containers by memory and lets vcores be overcommitted; an overcommitted node's tasks share its CPUs and run slower.",
 		})
 	}
-	if contains(yarnOnly, "yarn-fair drf") {
+	if slices.Contains(yarnOnly, "yarn-fair drf") {
 		checks = append(checks, check[containersSeed]{
 			statement: "Mixed memory/CPU workload: the Fair scheduler with DRF gives a mean sojourn time no higher than with memory-only fair shares",
 			paper:     "dominant resource fairness for multi-resource requests (YARN's DominantResourceFairnessPolicy)",
@@ -414,14 +415,7 @@ func containers(x *Ctx) (reports.Section, error) {
 		value:     func(s containersSeed) float64 { return s.hetero["hfsp"][0].mean / s.hetero["fair"][0].mean },
 		show:      showRatio,
 	})
-	var claims []reports.Claim
-	for _, c := range checks {
-		cl, err := judgeValues(c, per)
-		if err != nil {
-			return reports.Section{}, err
-		}
-		claims = append(claims, cl)
-	}
+	claims := claimsOf(checks, per)
 	// The figure, from --seed's runs as the paper's figures.
 	fig := reports.Figure{Name: "containers", Title: "Sojourn times in typed slots and in fungible containers",
 		Caption: fmt.Sprintf("Seed %d on the paper's 100 nodes: empirical CDF of job sojourn times, FIFO and HFSP as 4 + 2 slots "+
@@ -439,7 +433,7 @@ func containers(x *Ctx) (reports.Section, error) {
 			{"yarn-fair", yarnCluster, "YARN Fair"},
 			{"yarn-capacity", yarnCluster, "YARN Capacity"},
 		} {
-			if !contains(all, v.policy) {
+			if !slices.Contains(all, v.policy) {
 				continue
 			}
 			r, err := x.Env.modelReplay(prof, v.policy, v.cluster, x.Env.Seed)
@@ -457,22 +451,4 @@ func containers(x *Ctx) (reports.Section, error) {
 			"the same policies in both models, and YARN's own in containers. Then a workload of CPU-heavy and memory-heavy jobs under " +
 			"YARN's schedulers with and without dominant resources, and FB2009 on a heterogeneous cluster given by a cluster file.",
 		Tables: []reports.Table{tab, mixedTab, heteroTab}, Claims: claims}, nil
-}
-
-// judgeValues judges one check on per-seed measurements already made.
-func judgeValues[T any](c check[T], per []T) (reports.Claim, error) {
-	values := make([]float64, len(per))
-	for i, m := range per {
-		values[i] = c.value(m)
-	}
-	return claimFrom(c, values, nil, false), nil
-}
-
-func contains(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -148,14 +148,11 @@ func New(s *policy.Settings) (*Capacity, error) {
 	case !(o.interval > 0) || math.IsInf(o.interval, 0):
 		return nil, fmt.Errorf("%s.preemption-interval: %v; want seconds > 0", s.Policy, o.interval)
 	}
-	c := &Capacity{o: o, qs: queues.Default()}
-	if o.queuesPath != "" {
-		var err error
-		if c.qs, err = queues.Load(o.queuesPath); err != nil {
-			return nil, fmt.Errorf("%s.queues: %w", s.Policy, err)
-		}
+	qs, err := queues.Open(o.queuesPath)
+	if err != nil {
+		return nil, fmt.Errorf("%s.queues: %w", s.Policy, err)
 	}
-	return c, nil
+	return &Capacity{o: o, qs: qs}, nil
 }
 
 // Name implements replay.Scheduler.

@@ -83,6 +83,15 @@ func (c *Queues) Queue(pool string) (*Queue, bool) {
 }
 
 // Load reads a queues file (see Parse).
+// Open is Load, or Default when path is empty (a policy's queues option
+// left out).
+func Open(path string) (*Queues, error) {
+	if path == "" {
+		return Default(), nil
+	}
+	return Load(path)
+}
+
 func Load(path string) (*Queues, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {

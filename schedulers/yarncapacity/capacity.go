@@ -206,14 +206,11 @@ func New(s *policy.Settings) (*Capacity, error) {
 	if o.interval <= 0 {
 		return nil, bad("monitoring-interval", interval, "at least a microsecond")
 	}
-	c := &Capacity{o: o, qs: queues.Default()}
-	if o.queuesPath != "" {
-		var err error
-		if c.qs, err = queues.Load(o.queuesPath); err != nil {
-			return nil, fmt.Errorf("%s.queues: %w", s.Policy, err)
-		}
+	qs, err := queues.Open(o.queuesPath)
+	if err != nil {
+		return nil, fmt.Errorf("%s.queues: %w", s.Policy, err)
 	}
-	return c, nil
+	return &Capacity{o: o, qs: qs}, nil
 }
 
 // Name implements replay.Scheduler.

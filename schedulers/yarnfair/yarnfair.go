@@ -457,19 +457,15 @@ func (p *YARNFair) countReduces(a *app, v *replay.View) {
 // its queues' with it.
 func (p *YARNFair) add(a *app, req *replay.Resources, du, dd int64) {
 	a.dk.valid = false
-	for q := a.q; q != nil; q = q.parent {
-		q.dk.valid = false
-	}
-	defer func() {
-		if a.hpos >= 0 {
-			a.q.heap.fix(a.hpos) // its key changed
-		}
-	}()
 	for r := 0; r < p.nres; r++ {
 		a.usage[r] += du * req[r]
 		a.demand[r] += dd * req[r]
 	}
+	if a.hpos >= 0 {
+		a.q.heap.fix(a.hpos) // its key changed
+	}
 	for q := a.q; q != nil; q = q.parent {
+		q.dk.valid = false
 		for r := 0; r < p.nres; r++ {
 			q.usage[r] += du * req[r]
 			q.raw[r] += dd * req[r]
