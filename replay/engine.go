@@ -52,6 +52,22 @@ type Engine struct {
 	src   Source
 	sched Scheduler
 	pre   Preempter
+	// quiet is the policy's Quieter while heartbeats are regular (slot
+	// model, no out-of-band heartbeats, no failures), else nil. Its
+	// answers are taken again after each call into the policy (polCalls
+	// counts them): quietWants by kind, quietUntil, and the generation of
+	// the queued evQuiet that wakes the dozing nodes at quietUntil.
+	quiet      Quieter
+	polCalls   uint64
+	quietSeen  uint64
+	quietWants [2]bool
+	quietUntil Time
+	quietGen   int32
+	dozing     []uint64  // bit i: node i dozes
+	curKind    eventKind // kind of the event being processed
+	// dozeCheck asks the run loop to look at the dozing nodes again:
+	// demand for a kind rose from zero.
+	dozeCheck bool
 
 	now        Time
 	q          eventQueue
@@ -195,6 +211,10 @@ func newEngine(jobs int, sched Scheduler, cfg Config) (*Engine, error) {
 	}
 	e := &Engine{cfg: cfg, sched: sched, check: !cfg.NoInvariantChecks, progAt: -1, endsAt: -1}
 	e.pre, _ = sched.(Preempter)
+	if !cfg.OutOfBandHeartbeat && cfg.MTBF == 0 && cfg.Model != ContainerModel {
+		e.quiet, _ = sched.(Quieter)
+	}
+	e.quietWants = [2]bool{true, true}
 	e.interval = Seconds(cfg.Heartbeat)
 	if e.interval <= 0 {
 		e.interval = 1
@@ -231,6 +251,7 @@ func (e *Engine) initNodes() {
 	e.nodes = make([]node, c.Nodes)
 	e.rackOf = make([]int32, c.Nodes)
 	e.silent = make([]uint64, (c.Nodes+63)/64)
+	e.dozing = make([]uint64, (c.Nodes+63)/64)
 	e.rf = min(c.Replication, c.Nodes)
 	if c.Cluster != nil {
 		for i := range c.Cluster {
@@ -386,6 +407,13 @@ func (e *Engine) advance(limit Time, n int) error {
 	}
 	horizon := Seconds(e.cfg.Horizon)
 	for ; n != 0 && e.unfinished > 0 && e.err == nil && e.rec.err == nil; n-- {
+		if e.q.len() == 0 && e.quiet != nil {
+			// Nothing left to happen but the reports of dozing nodes:
+			// heartbeat as without them, so that a policy that launches
+			// nothing ever again is caught as a stall.
+			e.quiet = nil
+			e.wakeDozing()
+		}
 		if e.q.len() == 0 {
 			return fmt.Errorf("%w: no event left at %v with %d jobs unfinished (policy %s starves them)",
 				ErrInvariant, e.now, e.unfinished, e.sched.Name())
@@ -402,6 +430,7 @@ func (e *Engine) advance(limit Time, n int) error {
 			break
 		}
 		e.now = ev.at
+		e.curKind = ev.kind
 		switch ev.kind {
 		case evTaskEnd:
 			e.taskEnd(ev)
@@ -419,6 +448,17 @@ func (e *Engine) advance(limit Time, n int) error {
 		case evNodeRecover:
 			e.nodeRecover(ev.idx)
 			e.err = cmp.Or(e.err, e.progress())
+		case evQuiet:
+			if ev.gen == e.quietGen && e.quiet != nil {
+				e.wakeDozing() // quietUntil has come
+			}
+		}
+		if e.quiet != nil && e.quietSeen != e.polCalls {
+			e.askQuiet()
+		}
+		if e.dozeCheck {
+			e.dozeCheck = false
+			e.wakeDozing()
 		}
 		if e.wakePending {
 			e.wakePending = false
@@ -448,6 +488,7 @@ func (e *Engine) policyErr(err error) error {
 // under way (so that a policy is never re-entered).
 func (e *Engine) notify(ev Event) {
 	ev.Time = e.now
+	e.polCalls++
 	if e.inHB {
 		// Field by field: copying ev whole reads back the narrow stores
 		// that built it as wide loads, a store-forwarding stall that cost
@@ -524,6 +565,9 @@ func (e *Engine) failureDelay(i int, k uint64, mean float64) Time {
 func (e *Engine) addDemand(k TaskKind, n int32) {
 	if e.demand[k] == 0 && n > 0 {
 		e.wakePending = true
+	}
+	if (e.demand[k] == 0) != (e.demand[k]+n == 0) {
+		e.dozeCheck = e.quiet != nil // whether dozing nodes want reports changed
 	}
 	e.demand[k] += n
 }

@@ -74,7 +74,21 @@ func (e *Engine) nextGrid(ni int32, after Time) Time {
 // queued.
 func (e *Engine) wake(ni int32) {
 	n := &e.nodes[ni]
-	if n.hbQueued || !e.wantsHeartbeat(n) {
+	if n.hbQueued {
+		return
+	}
+	e.freshQuiet()
+	if n.dozing {
+		if !e.idle(n) {
+			e.undoze(ni)
+		}
+		return
+	}
+	if !e.wantsHeartbeat(n) {
+		return
+	}
+	if e.idle(n) {
+		e.doze(ni)
 		return
 	}
 	e.queueHeartbeat(ni, e.nextGrid(ni, n.lastHB))
@@ -198,8 +212,14 @@ func (e *Engine) sweep(ev event) {
 	}
 	ni := ev.idx
 	n := &e.nodes[ni]
-	if !n.hbQueued && e.wantsHeartbeat(n) && e.nextGrid(ni, n.lastHB) == e.now {
-		e.doHeartbeat(ni)
+	e.freshQuiet()
+	if !n.hbQueued && !n.dozing && e.wantsHeartbeat(n) && e.nextGrid(ni, n.lastHB) == e.now {
+		if e.idle(n) {
+			n.lastHB = e.now
+			e.doze(ni)
+		} else {
+			e.doHeartbeat(ni)
+		}
 	}
 	e.sweeping = false
 	if !e.silentWork() {
@@ -233,7 +253,7 @@ func (e *Engine) setQueued(ni int32, q bool) {
 // word at a time.
 func (e *Engine) markSilent(ni int32) {
 	n := &e.nodes[ni]
-	if n.alive && !n.hbQueued {
+	if n.alive && !n.hbQueued && !n.dozing {
 		e.silent[ni>>6] |= 1 << (ni & 63)
 	} else {
 		e.silent[ni>>6] &^= 1 << (ni & 63)
@@ -281,7 +301,13 @@ func (e *Engine) heartbeat(ev event) {
 		return // superseded by an out-of-band heartbeat
 	}
 	e.setQueued(ev.idx, false)
+	e.freshQuiet()
 	if n.alive && e.wantsHeartbeat(n) {
+		if e.idle(n) {
+			n.lastHB = e.now
+			e.doze(ev.idx)
+			return
+		}
 		e.doHeartbeat(ev.idx)
 	}
 }
@@ -310,5 +336,109 @@ func (e *Engine) doHeartbeat(ni int32) {
 		}
 	}
 	e.deferred = e.deferred[:0]
+	e.polCalls++
 	e.wake(ni)
+}
+
+// Dozing. A Quieter policy may say that free slots of a kind are of no
+// use to it until some time (see Quieter). A node whose only reason to
+// report is such a slot dozes instead: it stays out of the silent set, as
+// a node with a heartbeat queued, and its reports at each grid time,
+// which would change nothing, are skipped. It is woken, to report at its
+// next grid time as it would have, when that no longer holds: the policy
+// wants the kind again or quietUntil has come (askQuiet, evQuiet),
+// demand for a kind rose from zero (dozeCheck), or one of its own slots
+// changed (wake).
+
+// idle reports whether a heartbeat of node n, which wants one, would be
+// skipped: its free slots of some kind wait for tasks the policy will not
+// launch, and nothing else could happen there.
+func (e *Engine) idle(n *node) bool {
+	if e.quiet == nil || e.now >= e.quietUntil {
+		return false
+	}
+	quiet := false
+	for k := Map; k <= Reduce; k++ {
+		if n.free[k] == 0 {
+			continue
+		}
+		if n.hasSuspended(k) {
+			return false
+		}
+		if e.demand[k] > 0 {
+			if e.quietWants[k] {
+				return false
+			}
+			quiet = true
+		}
+	}
+	return quiet
+}
+
+// doze makes node ni doze.
+func (e *Engine) doze(ni int32) {
+	e.nodes[ni].dozing = true
+	e.dozing[ni>>6] |= 1 << (ni & 63)
+	e.markSilent(ni)
+}
+
+// undoze wakes dozing node ni: it reports at the first grid time after
+// its last report, real or skipped (a skipped one at this very time has
+// happened if heartbeats of this time have been processed).
+func (e *Engine) undoze(ni int32) {
+	n := &e.nodes[ni]
+	n.dozing = false
+	e.dozing[ni>>6] &^= 1 << (ni & 63)
+	at := e.nextGrid(ni, n.lastHB)
+	if at == e.now && e.curKind > evHeartbeat {
+		at += e.interval
+	}
+	e.queueHeartbeat(ni, at)
+}
+
+// wakeDozing wakes every dozing node whose report would no longer be
+// skipped, in node order. One that no longer wants a report at all is
+// woken too: its report at its next grid time finds that and leaves it
+// silent, as it would have been from then on.
+func (e *Engine) wakeDozing() {
+	for w := range e.dozing {
+		for b := e.dozing[w]; b != 0; b &= b - 1 {
+			ni := int32(w<<6 + bits.TrailingZeros64(b))
+			if !e.idle(&e.nodes[ni]) {
+				e.undoze(ni)
+			}
+		}
+	}
+}
+
+// freshQuiet takes the Quieter's answers again if the policy has been
+// called since.
+func (e *Engine) freshQuiet() {
+	if e.quiet != nil && e.quietSeen != e.polCalls && !e.inHB {
+		e.askQuiet()
+	}
+}
+
+// askQuiet takes the Quieter's answers again after a call into the
+// policy, and wakes the dozing nodes if they let a kind of free slot be of
+// use again. A later quietUntil is queued, to wake them then.
+func (e *Engine) askQuiet() {
+	e.quietSeen = e.polCalls
+	until := e.quiet.QuietUntil(&e.view)
+	wake := false
+	for k := Map; k <= Reduce; k++ {
+		before := e.quietWants[k] || e.now >= e.quietUntil
+		e.quietWants[k] = e.quiet.WantsSlots(k, &e.view)
+		if !before && (e.quietWants[k] || e.now >= until) {
+			wake = true
+		}
+	}
+	if until > e.now && until != e.quietUntil && until != Never {
+		e.quietGen++
+		e.q.push(event{at: until, kind: evQuiet, gen: e.quietGen})
+	}
+	e.quietUntil = until
+	if wake && !e.inHB {
+		e.wakeDozing()
+	}
 }

@@ -93,8 +93,12 @@ func (e *Engine) checkFinal() error {
 	}
 	for i := range e.nodes {
 		n := &e.nodes[i]
-		if bit := e.silent[i>>6]&(1<<(i&63)) != 0; bit != (n.alive && !n.hbQueued) {
-			e.violate("node %d: silent bit %v, up %v, heartbeat queued %v", i, bit, n.alive, n.hbQueued)
+		if bit := e.silent[i>>6]&(1<<(i&63)) != 0; bit != (n.alive && !n.hbQueued && !n.dozing) {
+			e.violate("node %d: silent bit %v, up %v, heartbeat queued %v, dozing %v", i, bit, n.alive, n.hbQueued, n.dozing)
+			break
+		}
+		if n.dozing && n.hbQueued {
+			e.violate("node %d dozes with a heartbeat queued", i)
 			break
 		}
 	}

@@ -11,6 +11,7 @@ const (
 	evNodeFail
 	evNodeRecover
 	evArrival
+	evQuiet // before heartbeats: a heartbeat at quietUntil is a real one
 	evHeartbeat
 	evSweep
 )

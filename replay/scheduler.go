@@ -29,6 +29,33 @@ type Preempter interface {
 	WantsBusyHeartbeats(v *View) bool
 }
 
+// Quieter is implemented by policies that can tell the engine when free
+// slots of a kind are of no use to them, so that nodes whose only free
+// slots are of that kind need not report. HFSP, for one, leaves reduce
+// slots free while every waiting reduce belongs to a job whose maps still
+// run: on an overloaded cluster those nodes would report every interval
+// to no effect, most of the run's events.
+//
+// WantsSlots reports whether a heartbeat offering free slots of kind k
+// could launch or resume a task of kind k; it may answer true when it
+// would not, never false when it would. QuietUntil is the earliest time
+// at which a heartbeat that launches nothing would still change the
+// policy's state (a clock, an estimate due); from then on nodes report as
+// usual until the answer moves. With both honest, skipping the reports
+// changes no result: every node the policy might act on still reports at
+// its grid time.
+//
+// The engine asks after each call into the policy and only while
+// heartbeats are regular: each node at its own grid times, all nodes up
+// (no out-of-band heartbeats, no failures), so that consecutive
+// heartbeats of the cluster are always at least interval/nodes apart and
+// a policy clock capped at that (delay scheduling's) sees the same gaps
+// with or without the skipped reports.
+type Quieter interface {
+	WantsSlots(k TaskKind, v *View) bool
+	QuietUntil(v *View) Time
+}
+
 // TaskKind is Map or Reduce.
 type TaskKind uint8
 

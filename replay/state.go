@@ -89,11 +89,16 @@ func (j *job) tasks(k TaskKind) []task {
 // node is one TaskTracker.
 type node struct {
 	alive    bool
-	hbQueued bool  // a heartbeat event is in the queue
-	hbGen    int32 // generation of the queued heartbeat; older ones are stale
-	fails    uint64
-	nSusp    [2]int32 // suspended tasks by kind
-	speed    float64
+	hbQueued bool // a heartbeat event is in the queue
+	// dozing: the node would report at each of its grid times, but to a
+	// policy that has said (Quieter) none of those reports can change
+	// anything; it reports again when that no longer holds. To the
+	// heartbeat bookkeeping it is a node with a heartbeat queued.
+	dozing bool
+	hbGen  int32 // generation of the queued heartbeat; older ones are stale
+	fails  uint64
+	nSusp  [2]int32 // suspended tasks by kind
+	speed  float64
 	// free counts the unit requests of each kind that fit in avail: free
 	// slots in the slot model, minimum-size containers in the container
 	// model.

@@ -31,7 +31,7 @@ func (h *HFSP) taskFinished(t replay.TaskRef, v *replay.View) {
 			if at, _, done := h.vc[t.Kind].Finished(int64(t.Job)); done {
 				hj.vfinish[t.Kind] = at
 				h.vc[t.Kind].Remove(int64(t.Job))
-				hj.inVC[t.Kind] = false
+				h.setInVC(t.Job, t.Kind, false)
 			} else {
 				h.zombies[t.Kind] = append(h.zombies[t.Kind], t.Job)
 			}

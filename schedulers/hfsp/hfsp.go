@@ -36,6 +36,10 @@ type HFSP struct {
 	// event and action of a job, so that building a serve list reads it
 	// instead of the cluster's jobs.
 	servable [2][]bool
+	// ready counts, by phase, the jobs in its virtual cluster that may
+	// take a slot of it (servable): none, and no sample may launch, is
+	// a free slot of no use (WantsSlots).
+	ready [2]int32
 	// orderVer is the virtual cluster's OrderVersion when order was copied.
 	orderVer [2]uint64
 	// jobsInTraining per phase, in arrival order; sampling, those of them
@@ -351,7 +355,7 @@ func (h *HFSP) advance(now float64) {
 			if at, _, done := h.vc[k].Finished(int64(j)); done {
 				h.jobs[j].vfinish[k] = at
 				h.vc[k].Remove(int64(j))
-				h.jobs[j].inVC[k] = false
+				h.setInVC(j, k, false)
 			} else {
 				z = append(z, j)
 			}
@@ -391,7 +395,7 @@ func (h *HFSP) arrive(j int32, v *replay.View) {
 			hj.deferred = true // enters when its maps finish (enterReduces)
 			continue
 		}
-		hj.inVC[k] = true
+		h.setInVC(j, k, true)
 		h.vc[k].Add(int64(j), size*hj.units[k], float64(n)*hj.units[k])
 	}
 }
@@ -405,7 +409,7 @@ func (h *HFSP) enterReduces(j int32) {
 		return
 	}
 	hj.deferred = false
-	hj.inVC[k] = true
+	h.setInVC(j, k, true)
 	h.vc[k].Add(int64(j), hj.estimate[k]*hj.units[k], float64(hj.tasks[k])*hj.units[k])
 }
 

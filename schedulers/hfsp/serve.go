@@ -61,8 +61,30 @@ func (h *HFSP) mayServe(v *replay.View, k replay.TaskKind, j int32) bool {
 // noteServable records whether job j may take a slot of either kind,
 // after an event or an action of the job changed it.
 func (h *HFSP) noteServable(v *replay.View, j int32) {
-	h.servable[replay.Map][j] = h.mayServe(v, replay.Map, j)
-	h.servable[replay.Reduce][j] = h.mayServe(v, replay.Reduce, j)
+	for k := replay.Map; k <= replay.Reduce; k++ {
+		s := h.mayServe(v, k, j)
+		if s != h.servable[k][j] && h.jobs[j].inVC[k] {
+			h.ready[k] += readyStep(s)
+		}
+		h.servable[k][j] = s
+	}
+}
+
+// setInVC records whether job j's phase k is in the virtual cluster,
+// keeping ready.
+func (h *HFSP) setInVC(j int32, k replay.TaskKind, in bool) {
+	hj := &h.jobs[j]
+	if hj.inVC[k] != in && h.servable[k][j] {
+		h.ready[k] += readyStep(in)
+	}
+	hj.inVC[k] = in
+}
+
+func readyStep(in bool) int32 {
+	if in {
+		return 1
+	}
+	return -1
 }
 
 // reserve puts job j back in phase k's serve list after an event that may

@@ -212,6 +212,19 @@ func (vc *Cluster) Remove(id int64) {
 	vc.index.del(id)
 }
 
+// NextCompletion is the time of the next virtual completion after the
+// last Advance (+Inf when every job has finished), known only while the
+// projection is current: after a change, only the next Advance knows.
+func (vc *Cluster) NextCompletion() (at float64, known bool) {
+	if vc.dirty {
+		return 0, false
+	}
+	if vc.next < len(vc.orderKeys) {
+		return vc.jobs[vc.orderKeys[vc.next].i].finish, true
+	}
+	return math.Inf(1), true
+}
+
 // Advance ages every job up to time now, recording each virtual completion
 // on the way at its exact time, in order of time and then id.
 func (vc *Cluster) Advance(now float64) {

@@ -1,0 +1,53 @@
+package hfsp
+
+import (
+	"math"
+
+	"sojourn/replay"
+)
+
+// WantsSlots implements replay.Quieter: a free slot of kind k is of use
+// while a job in the virtual cluster may take one, or a sample may launch
+// within the training slots. Reduce slots are of none, for instance,
+// while every waiting reduce belongs to a job whose maps still run and
+// the training slots are full. Under map preemption every heartbeat of a
+// node whose map slots are full may preempt, whatever else is free.
+func (h *HFSP) WantsSlots(k replay.TaskKind, _ *replay.View) bool {
+	if h.o.preemptMaps {
+		return true
+	}
+	return h.ready[k] > 0 || len(h.sampling[k]) > 0 && h.trainingRunning[k] < h.trainSlots[k]
+}
+
+// QuietUntil implements replay.Quieter. A heartbeat that launches nothing
+// still changes HFSP's state when reduce samples are due to report (their
+// re-estimation is made at the first heartbeat after: nextCheck) and when
+// a job done for real finishes in the virtual cluster (it leaves it at
+// the first heartbeat or event after, which re-projects the rest). Its
+// delay-scheduling clock credits skipped jobs at most interval/nodes a
+// heartbeat, which regular heartbeats (see replay.Quieter) never fall
+// short of.
+func (h *HFSP) QuietUntil(v *replay.View) replay.Time {
+	until := h.nextCheck
+	for k := replay.Map; k <= replay.Reduce; k++ {
+		if len(h.zombies[k]) == 0 {
+			continue
+		}
+		at, known := h.vc[k].NextCompletion()
+		if !known {
+			return v.Now() // changed since the last projection
+		}
+		until = min(until, timeBefore(at))
+	}
+	return until
+}
+
+// timeBefore is a time, a microsecond or so before t seconds, at which a
+// heartbeat's Advance(now.Sec()) has not passed t yet.
+func timeBefore(t float64) replay.Time {
+	us := math.Floor(t*float64(replay.Second)) - 1
+	if !(us < float64(replay.Never)/2) {
+		return replay.Never
+	}
+	return replay.Time(max(us, 0))
+}
