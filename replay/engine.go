@@ -55,15 +55,17 @@ type Engine struct {
 	// quiet is the policy's Quieter while heartbeats are regular (slot
 	// model, no out-of-band heartbeats, no failures), else nil. Its
 	// answers are taken again after each call into the policy (polCalls
-	// counts them): quietWants by kind, quietUntil, and the generation of
+	// counts them; see freshQuiet): quietWants by kind, quietUntil, and the generation of
 	// the queued evQuiet that wakes the dozing nodes at quietUntil.
 	quiet      Quieter
 	polCalls   uint64
-	quietSeen  uint64
+	quietSeen  uint64 // polCalls when quietWants was taken
+	untilSeen  uint64 // polCalls when quietUntil was taken
 	quietWants [2]bool
 	quietUntil Time
 	quietGen   int32
-	dozing     []uint64  // bit i: node i dozes
+	dozing     []uint64 // bit i: node i dozes
+	nDozing    int
 	curKind    eventKind // kind of the event being processed
 	// dozeCheck asks the run loop to look at the dozing nodes again:
 	// demand for a kind rose from zero.
@@ -453,8 +455,8 @@ func (e *Engine) advance(limit Time, n int) error {
 				e.wakeDozing() // quietUntil has come
 			}
 		}
-		if e.quiet != nil && e.quietSeen != e.polCalls {
-			e.askQuiet()
+		if e.nDozing > 0 {
+			e.freshQuiet(false)
 		}
 		if e.dozeCheck {
 			e.dozeCheck = false

@@ -77,7 +77,6 @@ func (e *Engine) wake(ni int32) {
 	if n.hbQueued {
 		return
 	}
-	e.freshQuiet()
 	if n.dozing {
 		if !e.idle(n) {
 			e.undoze(ni)
@@ -212,7 +211,6 @@ func (e *Engine) sweep(ev event) {
 	}
 	ni := ev.idx
 	n := &e.nodes[ni]
-	e.freshQuiet()
 	if !n.hbQueued && !n.dozing && e.wantsHeartbeat(n) && e.nextGrid(ni, n.lastHB) == e.now {
 		if e.idle(n) {
 			n.lastHB = e.now
@@ -301,7 +299,6 @@ func (e *Engine) heartbeat(ev event) {
 		return // superseded by an out-of-band heartbeat
 	}
 	e.setQueued(ev.idx, false)
-	e.freshQuiet()
 	if n.alive && e.wantsHeartbeat(n) {
 		if e.idle(n) {
 			n.lastHB = e.now
@@ -354,10 +351,10 @@ func (e *Engine) doHeartbeat(ni int32) {
 // skipped: its free slots of some kind wait for tasks the policy will not
 // launch, and nothing else could happen there.
 func (e *Engine) idle(n *node) bool {
-	if e.quiet == nil || e.now >= e.quietUntil {
+	if e.quiet == nil {
 		return false
 	}
-	quiet := false
+	var waiting [2]bool // free slots where tasks wait
 	for k := Map; k <= Reduce; k++ {
 		if n.free[k] == 0 {
 			continue
@@ -365,18 +362,22 @@ func (e *Engine) idle(n *node) bool {
 		if n.hasSuspended(k) {
 			return false
 		}
-		if e.demand[k] > 0 {
-			if e.quietWants[k] {
-				return false
-			}
-			quiet = true
-		}
+		waiting[k] = e.demand[k] > 0
 	}
-	return quiet
+	if !waiting[Map] && !waiting[Reduce] {
+		return false
+	}
+	e.freshQuiet(false)
+	if waiting[Map] && e.quietWants[Map] || waiting[Reduce] && e.quietWants[Reduce] {
+		return false
+	}
+	e.freshQuiet(true)
+	return e.now < e.quietUntil
 }
 
 // doze makes node ni doze.
 func (e *Engine) doze(ni int32) {
+	e.nDozing++
 	e.nodes[ni].dozing = true
 	e.dozing[ni>>6] |= 1 << (ni & 63)
 	e.markSilent(ni)
@@ -387,6 +388,10 @@ func (e *Engine) doze(ni int32) {
 // happened if heartbeats of this time have been processed).
 func (e *Engine) undoze(ni int32) {
 	n := &e.nodes[ni]
+	if !n.dozing {
+		return // woken already while its case was looked at
+	}
+	e.nDozing--
 	n.dozing = false
 	e.dozing[ni>>6] &^= 1 << (ni & 63)
 	at := e.nextGrid(ni, n.lastHB)
@@ -412,33 +417,41 @@ func (e *Engine) wakeDozing() {
 }
 
 // freshQuiet takes the Quieter's answers again if the policy has been
-// called since.
-func (e *Engine) freshQuiet() {
-	if e.quiet != nil && e.quietSeen != e.polCalls && !e.inHB {
-		e.askQuiet()
+// called since: WantsSlots always, QuietUntil when needUntil or while
+// nodes doze (it costs more, and is needed only for a node about to doze).
+// Where the answers let a kind of free slot be of use again, the dozing
+// nodes are woken; a later quietUntil is queued, to wake them then.
+func (e *Engine) freshQuiet(needUntil bool) {
+	needUntil = needUntil || e.nDozing > 0
+	if e.quiet == nil || e.inHB || e.quietSeen == e.polCalls && (!needUntil || e.untilSeen == e.polCalls) {
+		return
 	}
-}
-
-// askQuiet takes the Quieter's answers again after a call into the
-// policy, and wakes the dozing nodes if they let a kind of free slot be of
-// use again. A later quietUntil is queued, to wake them then.
-func (e *Engine) askQuiet() {
-	e.quietSeen = e.polCalls
-	until := e.quiet.QuietUntil(&e.view)
-	wake := false
+	var before [2]bool
 	for k := Map; k <= Reduce; k++ {
-		before := e.quietWants[k] || e.now >= e.quietUntil
-		e.quietWants[k] = e.quiet.WantsSlots(k, &e.view)
-		if !before && (e.quietWants[k] || e.now >= until) {
-			wake = true
+		before[k] = e.quietWants[k] || e.now >= e.quietUntil
+	}
+	if e.quietSeen != e.polCalls {
+		e.quietSeen = e.polCalls
+		for k := Map; k <= Reduce; k++ {
+			e.quietWants[k] = e.quiet.WantsSlots(k, &e.view)
 		}
 	}
-	if until > e.now && until != e.quietUntil && until != Never {
-		e.quietGen++
-		e.q.push(event{at: until, kind: evQuiet, gen: e.quietGen})
+	if needUntil && e.untilSeen != e.polCalls {
+		e.untilSeen = e.polCalls
+		until := e.quiet.QuietUntil(&e.view)
+		if until > e.now && until != e.quietUntil && until != Never {
+			e.quietGen++
+			e.q.push(event{at: until, kind: evQuiet, gen: e.quietGen})
+		}
+		e.quietUntil = until
 	}
-	e.quietUntil = until
-	if wake && !e.inHB {
-		e.wakeDozing()
+	if e.nDozing == 0 {
+		return
+	}
+	for k := Map; k <= Reduce; k++ {
+		if !before[k] && (e.quietWants[k] || e.now >= e.quietUntil) {
+			e.wakeDozing()
+			return
+		}
 	}
 }
