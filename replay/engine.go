@@ -59,8 +59,8 @@ type Engine struct {
 	// the queued evQuiet that wakes the dozing nodes at quietUntil.
 	quiet      Quieter
 	polCalls   uint64
-	quietSeen  uint64 // polCalls when quietWants was taken
-	untilSeen  uint64 // polCalls when quietUntil was taken
+	wantsSeen  [2]uint64 // polCalls when quietWants[k] was taken
+	untilSeen  uint64    // polCalls when quietUntil was taken
 	quietWants [2]bool
 	quietUntil Time
 	quietGen   int32

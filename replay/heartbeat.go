@@ -367,8 +367,7 @@ func (e *Engine) idle(n *node) bool {
 	if !waiting[Map] && !waiting[Reduce] {
 		return false
 	}
-	e.freshQuiet(false)
-	if waiting[Map] && e.quietWants[Map] || waiting[Reduce] && e.quietWants[Reduce] {
+	if waiting[Map] && e.wantsKind(Map) || waiting[Reduce] && e.wantsKind(Reduce) {
 		return false
 	}
 	e.freshQuiet(true)
@@ -416,6 +415,19 @@ func (e *Engine) wakeDozing() {
 	}
 }
 
+// wantsKind is the Quieter's WantsSlots(k), asked again only if the
+// policy has been called since. While nodes doze every answer is taken
+// again at once (freshQuiet), to wake them if one changed.
+func (e *Engine) wantsKind(k TaskKind) bool {
+	if e.nDozing > 0 {
+		e.freshQuiet(false)
+	} else if e.wantsSeen[k] != e.polCalls && !e.inHB {
+		e.wantsSeen[k] = e.polCalls
+		e.quietWants[k] = e.quiet.WantsSlots(k, &e.view)
+	}
+	return e.quietWants[k]
+}
+
 // freshQuiet takes the Quieter's answers again if the policy has been
 // called since: WantsSlots always, QuietUntil when needUntil or while
 // nodes doze (it costs more, and is needed only for a node about to doze).
@@ -423,16 +435,17 @@ func (e *Engine) wakeDozing() {
 // nodes are woken; a later quietUntil is queued, to wake them then.
 func (e *Engine) freshQuiet(needUntil bool) {
 	needUntil = needUntil || e.nDozing > 0
-	if e.quiet == nil || e.inHB || e.quietSeen == e.polCalls && (!needUntil || e.untilSeen == e.polCalls) {
+	fresh := e.wantsSeen[Map] == e.polCalls && e.wantsSeen[Reduce] == e.polCalls
+	if e.quiet == nil || e.inHB || fresh && (!needUntil || e.untilSeen == e.polCalls) {
 		return
 	}
 	var before [2]bool
 	for k := Map; k <= Reduce; k++ {
 		before[k] = e.quietWants[k] || e.now >= e.quietUntil
 	}
-	if e.quietSeen != e.polCalls {
-		e.quietSeen = e.polCalls
-		for k := Map; k <= Reduce; k++ {
+	for k := Map; k <= Reduce; k++ {
+		if e.wantsSeen[k] != e.polCalls {
+			e.wantsSeen[k] = e.polCalls
 			e.quietWants[k] = e.quiet.WantsSlots(k, &e.view)
 		}
 	}
