@@ -36,10 +36,13 @@ type HFSP struct {
 	// event and action of a job, so that building a serve list reads it
 	// instead of the cluster's jobs.
 	servable [2][]bool
-	// ready counts, by phase, the jobs in its virtual cluster that may
-	// take a slot of it (servable): none, and no sample may launch, is
-	// a free slot of no use (WantsSlots).
-	ready [2]int32
+	// launchable is, by phase and job, whether the job has a task of the
+	// phase to launch (servable, and not only through tasks suspended on
+	// some node); ready counts the launchable jobs in the phase's virtual
+	// cluster: with none, and no sample to launch, a free slot is of no
+	// use but to resume a task suspended on its node (WantsSlots).
+	launchable [2][]bool
+	ready      [2]int32
 	// orderVer is the virtual cluster's OrderVersion when order was copied.
 	orderVer [2]uint64
 	// jobsInTraining per phase, in arrival order; sampling, those of them
@@ -240,6 +243,7 @@ func (h *HFSP) Start(v *replay.View) error {
 	}
 	h.waits = make([]hfspWait, v.Jobs())
 	h.servable = [2][]bool{make([]bool, v.Jobs()), make([]bool, v.Jobs())}
+	h.launchable = [2][]bool{make([]bool, v.Jobs()), make([]bool, v.Jobs())}
 	for j := range h.waits {
 		h.waits[j].bits = -1
 	}

@@ -7,8 +7,9 @@ import (
 )
 
 // WantsSlots implements replay.Quieter: a free slot of kind k is of use
-// while a job in the virtual cluster may take one, or a sample may launch
-// within the training slots. Reduce slots are of none, for instance,
+// while a job in the virtual cluster has a task to launch, or a sample may
+// launch within the training slots (the engine lets a node holding a
+// suspended task with a free slot report whatever the answer). Reduce slots are of none, for instance,
 // while every waiting reduce belongs to a job whose maps still run and
 // the training slots are full. Under map preemption every heartbeat of a
 // node whose map slots are full may preempt, whatever else is free.

@@ -59,14 +59,18 @@ func (h *HFSP) mayServe(v *replay.View, k replay.TaskKind, j int32) bool {
 }
 
 // noteServable records whether job j may take a slot of either kind,
-// after an event or an action of the job changed it.
+// after an event or an action of the job changed it, and whether it has a
+// task to launch (which any node may take, where a suspended one resumes
+// only on its own node).
 func (h *HFSP) noteServable(v *replay.View, j int32) {
+	jv := v.Job(j)
 	for k := replay.Map; k <= replay.Reduce; k++ {
-		s := h.mayServe(v, k, j)
-		if s != h.servable[k][j] && h.jobs[j].inVC[k] {
-			h.ready[k] += readyStep(s)
+		h.servable[k][j] = h.mayServe(v, k, j)
+		l := h.servable[k][j] && jv.Pending(k) > 0 && (k == replay.Map || jv.ReducesEligible())
+		if l != h.launchable[k][j] && h.jobs[j].inVC[k] {
+			h.ready[k] += readyStep(l)
 		}
-		h.servable[k][j] = s
+		h.launchable[k][j] = l
 	}
 }
 
@@ -74,7 +78,7 @@ func (h *HFSP) noteServable(v *replay.View, j int32) {
 // keeping ready.
 func (h *HFSP) setInVC(j int32, k replay.TaskKind, in bool) {
 	hj := &h.jobs[j]
-	if hj.inVC[k] != in && h.servable[k][j] {
+	if hj.inVC[k] != in && h.launchable[k][j] {
 		h.ready[k] += readyStep(in)
 	}
 	hj.inVC[k] = in
