@@ -343,7 +343,7 @@ func (e *Engine) doHeartbeat(ni int32) {
 // a node with a heartbeat queued, and its reports at each grid time,
 // which would change nothing, are skipped. It is woken, to report at its
 // next grid time as it would have, when that no longer holds: the policy
-// wants the kind again or quietUntil has come (askQuiet, evQuiet),
+// wants the kind again or quietUntil has come (freshQuiet, evQuiet),
 // demand for a kind rose from zero (dozeCheck), or one of its own slots
 // changed (wake).
 
