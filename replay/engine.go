@@ -54,9 +54,10 @@ type Engine struct {
 	pre   Preempter
 	// quiet is the policy's Quieter while heartbeats are regular (slot
 	// model, no out-of-band heartbeats, no failures), else nil. Its
-	// answers are taken again after each call into the policy (polCalls
-	// counts them; see freshQuiet): quietWants by kind, quietUntil, and the generation of
-	// the queued evQuiet that wakes the dozing nodes at quietUntil.
+	// answers, quietWants by kind and quietUntil, are taken again when
+	// the policy has been called since (polCalls counts the calls; see
+	// freshQuiet); quietGen is the generation of the queued evQuiet that
+	// wakes the dozing nodes at quietUntil.
 	quiet      Quieter
 	polCalls   uint64
 	wantsSeen  [2]uint64 // polCalls when quietWants[k] was taken
@@ -68,7 +69,7 @@ type Engine struct {
 	nDozing    int
 	curKind    eventKind // kind of the event being processed
 	// dozeCheck asks the run loop to look at the dozing nodes again:
-	// demand for a kind rose from zero.
+	// demand for a kind moved to or from zero.
 	dozeCheck bool
 
 	now        Time

@@ -36,17 +36,18 @@ type Preempter interface {
 // run: on an overloaded cluster those nodes would report every interval
 // to no effect, most of the run's events.
 //
-// WantsSlots reports whether a heartbeat offering free slots of kind k
-// could launch or resume a task of kind k; it may answer true when it
-// would not, never false when it would. QuietUntil is the earliest time
+// WantsSlots reports whether a heartbeat of a node whose free slots
+// where tasks wait are of kind k could do anything there (launch, resume,
+// suspend or kill); it may answer true when it would not, never false
+// when it would. QuietUntil is the earliest time
 // at which a heartbeat that launches nothing would still change the
 // policy's state (a clock, an estimate due); from then on nodes report as
 // usual until the answer moves. With both honest, skipping the reports
 // changes no result: every node the policy might act on still reports at
 // its grid time.
 //
-// The engine asks after each call into the policy and only while
-// heartbeats are regular: each node at its own grid times, all nodes up
+// The engine asks again after calls into the policy, when a node may
+// doze or while nodes doze, and only while heartbeats are regular: each node at its own grid times, all nodes up
 // (no out-of-band heartbeats, no failures), so that consecutive
 // heartbeats of the cluster are always at least interval/nodes apart and
 // a policy clock capped at that (delay scheduling's) sees the same gaps
