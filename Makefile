@@ -152,7 +152,19 @@ $(BENCH_TRACE): | build
 	$(BENCH) generate --swim $(BENCH_SWIM) --whole --nodes $(BENCH_NODES) --out $@
 
 bench: build $(BENCH_TRACE)
-	@floor=$$(SOJOURN_BENCH_TRACE=$(abspath $(BENCH_TRACE)) SOJOURN_BENCH_NODES=$(BENCH_NODES) $(GO) test -run NONE -bench 'Perf/floor$$' \
+	@median() { \
+		runs=""; \
+		for r in $$(seq $(BENCH_REPS)); do \
+			line=$$($(BENCH) replay --trace $(BENCH_TRACE) "$$@" --tasks=false --occupancy=false 2>/dev/null | awk ' \
+				/^wall time/ {w=$$3; e=$$5; sub(/^\(/, "", e)} /^total time/ {t=$$3} \
+				/^peak memory/ {m=$$3} /^mean sojourn/ {s=$$3} \
+				END {if (w != "") printf "%s %s %.2fM %s %s", w, t, e, m, s}'); \
+			[ -n "$$line" ] || return 0; \
+			runs="$$runs$$line\n"; \
+		done; \
+		printf "$$runs" | sort -n | awk -v n=$(BENCH_REPS) 'NR == int((n + 1) / 2) {print}'; \
+	}; \
+	floor=$$(SOJOURN_BENCH_TRACE=$(abspath $(BENCH_TRACE)) SOJOURN_BENCH_NODES=$(BENCH_NODES) $(GO) test -run NONE -bench 'Perf/floor$$' \
 		-benchtime 1x -count $(BENCH_REPS) ./run | awk '/^BenchmarkPerf\/floor/ {print $$3 / 1e9}' | sort -n | \
 		awk '{v[NR] = $$1} END {if (NR) printf "%.3f", v[int((NR + 1) / 2)]}'); \
 	[ -n "$$floor" ] || { echo "bench: the floor's benchmark failed"; exit 1; }; \
@@ -164,18 +176,8 @@ bench: build $(BENCH_TRACE)
 	echo "|---|---|---|---|---|---|---|---|"; \
 	minimal=""; \
 	for p in $$policies; do \
-		runs=""; \
-		for r in $$(seq $(BENCH_REPS)); do \
-			line=$$($(BENCH) replay --trace $(BENCH_TRACE) --nodes $(BENCH_NODES) --scheduler $$p \
-				--out $(OUT)/bench/$$p --force --tasks=false --occupancy=false 2>/dev/null | awk ' \
-				/^wall time/ {w=$$3; e=$$5; sub(/^\(/, "", e)} /^total time/ {t=$$3} \
-				/^peak memory/ {m=$$3} /^mean sojourn/ {s=$$3} \
-				END {if (w != "") printf "%s %s %.2fM %s %s", w, t, e, m, s}'); \
-			[ -n "$$line" ] || { runs=""; break; }; \
-			runs="$$runs$$line\n"; \
-		done; \
-		if [ -z "$$runs" ]; then echo "| $$p | failed | | | | | | |"; continue; fi; \
-		row=$$(printf "$$runs" | sort -n | awk -v n=$(BENCH_REPS) 'NR == int((n + 1) / 2) {print}'); \
+		row=$$(median --nodes $(BENCH_NODES) --scheduler $$p --out $(OUT)/bench/$$p --force); \
+		if [ -z "$$row" ]; then echo "| $$p | failed | | | | | | |"; continue; fi; \
 		[ -n "$$minimal" ] || minimal=$$(echo $$row | awk '{print $$1}'); \
 		echo $$row | awk -v p=$$p -v f=$$floor -v m=$$minimal \
 			'{printf "| %s | %s | %.1f× | %.2f× | %s | %s | %s | %s |\n", p, $$1, $$1 / f, $$1 / m, $$2, $$3, $$4, $$5}'; \
@@ -188,18 +190,8 @@ bench: build $(BENCH_TRACE)
 	for v in $(BENCH_YARN_POLICIES); do \
 		p=$${v%%:*}; opt=""; [ "$$p" = "$$v" ] || opt="--$$p.$${v#*:}"; \
 		family=$$p; case $$p in yarn-fifo) family=fifo;; yarn-capacity) family=capacity;; yarn-fair) family=fair;; esac; \
-		runs=""; \
-		for r in $$(seq $(BENCH_REPS)); do \
-			line=$$($(BENCH) replay --trace $(BENCH_TRACE) --nodes $(BENCH_NODES) --scheduler $$p $$opt $(BENCH_YARN) \
-				--tasks=false --occupancy=false 2>/dev/null | awk ' \
-				/^wall time/ {w=$$3; e=$$5; sub(/^\(/, "", e)} /^total time/ {t=$$3} \
-				/^peak memory/ {m=$$3} /^mean sojourn/ {s=$$3} \
-				END {if (w != "") printf "%s %s %.2fM %s %s", w, t, e, m, s}'); \
-			[ -n "$$line" ] || { runs=""; break; }; \
-			runs="$$runs$$line\n"; \
-		done; \
-		if [ -z "$$runs" ]; then echo "| $$v | failed | | | | | | |"; continue; fi; \
-		row=$$(printf "$$runs" | sort -n | awk -v n=$(BENCH_REPS) 'NR == int((n + 1) / 2) {print}'); \
+		row=$$(median --nodes $(BENCH_NODES) --scheduler $$p $$opt $(BENCH_YARN)); \
+		if [ -z "$$row" ]; then echo "| $$v | failed | | | | | | |"; continue; fi; \
 		slot=$$(eval echo \$${slot_$$(echo $$family | tr - _)}); \
 		echo $$row | awk -v p="$$v" -v f=$$floor -v s="$$slot" -v fam=$$family \
 			'{r = (s == "") ? "–" : sprintf("%.2f× (%s)", $$1 / s, fam); printf "| %s | %s | %.1f× | %s | %s | %s | %s | %s |\n", p, $$1, $$1 / f, r, $$2, $$3, $$4, $$5}'; \

@@ -127,10 +127,7 @@ func (h *Heartbeat) Launch(t TaskRef) error {
 	}
 	j.pending[t.Kind]--
 	j.running[t.Kind]++
-	e.demand[t.Kind]--
-	if e.demand[t.Kind] == 0 && e.quiet != nil {
-		e.dozeCheck = true // dozing nodes may no longer want reports
-	}
+	e.addDemand(t.Kind, -1)
 	if e.model == ContainerModel && t.Kind == Map && j.pending[Map] == 0 {
 		e.maybeEligible(t.Job, j)
 	}

@@ -67,7 +67,6 @@ type Engine struct {
 	quietGen   int32
 	dozing     []uint64 // bit i: node i dozes
 	nDozing    int
-	curKind    eventKind // kind of the event being processed
 	// dozeCheck asks the run loop to look at the dozing nodes again:
 	// demand for a kind moved to or from zero.
 	dozeCheck bool
@@ -433,7 +432,6 @@ func (e *Engine) advance(limit Time, n int) error {
 			break
 		}
 		e.now = ev.at
-		e.curKind = ev.kind
 		switch ev.kind {
 		case evTaskEnd:
 			e.taskEnd(ev)
@@ -564,13 +562,15 @@ func (e *Engine) failureDelay(i int, k uint64, mean float64) Time {
 }
 
 // addDemand changes the count of launchable tasks of kind k; when it rises
-// from zero, silent nodes with free slots must start heartbeating again.
+// from zero, silent nodes with free slots must start heartbeating again,
+// and when it reaches or leaves zero dozing nodes may want reports or no
+// longer.
 func (e *Engine) addDemand(k TaskKind, n int32) {
 	if e.demand[k] == 0 && n > 0 {
 		e.wakePending = true
 	}
-	if (e.demand[k] == 0) != (e.demand[k]+n == 0) {
-		e.dozeCheck = e.quiet != nil // whether dozing nodes want reports changed
+	if (e.demand[k] == 0) != (e.demand[k]+n == 0) && e.quiet != nil {
+		e.dozeCheck = true // whether dozing nodes want reports changed
 	}
 	e.demand[k] += n
 }

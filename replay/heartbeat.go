@@ -382,9 +382,11 @@ func (e *Engine) doze(ni int32) {
 	e.markSilent(ni)
 }
 
-// undoze wakes dozing node ni: it reports at the first grid time after
-// its last report, real or skipped (a skipped one at this very time has
-// happened if heartbeats of this time have been processed).
+// undoze wakes dozing node ni: it reports at its first grid time from
+// now on. Its skipped reports were all before now: one due now would come
+// after every task end, arrival and evQuiet of this time, and no other
+// node's report or sweep step can be due at the same time (grid times
+// differ from node to node).
 func (e *Engine) undoze(ni int32) {
 	n := &e.nodes[ni]
 	if !n.dozing {
@@ -393,11 +395,7 @@ func (e *Engine) undoze(ni int32) {
 	e.nDozing--
 	n.dozing = false
 	e.dozing[ni>>6] &^= 1 << (ni & 63)
-	at := e.nextGrid(ni, n.lastHB)
-	if at == e.now && e.curKind > evHeartbeat {
-		at += e.interval
-	}
-	e.queueHeartbeat(ni, at)
+	e.queueHeartbeat(ni, e.nextGrid(ni, n.lastHB))
 }
 
 // wakeDozing wakes every dozing node whose report would no longer be

@@ -38,3 +38,12 @@ func SameJobs(t testing.TB, what string, a, b *replay.Result) {
 func OneNode(maps, reduces int) replay.Config {
 	return replay.Config{Nodes: 1, NodesPerRack: 1, MapSlots: maps, ReduceSlots: reduces, Heartbeat: 1, OutOfBandHeartbeat: true}
 }
+
+// OneNodeManager is a single YARN NodeManager of memMB MiB and vcores
+// holding every block, heartbeating at 0, 1, 2, … s, with
+// ApplicationMasters of 1024 MiB and 1 vcore and no cap on their share:
+// the hand-computed micro-traces of the container model.
+func OneNodeManager(memMB, vcores int64) replay.Config {
+	return replay.Config{Model: replay.ContainerModel, Nodes: 1, NodesPerRack: 1, Replication: 1, Heartbeat: 1,
+		NodeMemoryMB: memMB, NodeVcores: vcores, AMMemoryMB: 1024, MaxAMShare: 1, Seed: 1}
+}

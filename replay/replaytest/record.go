@@ -45,7 +45,9 @@ func (l *Log) Count(k replay.EventKind) int {
 // them. The wrapper implements replay.Starter and replay.Preempter exactly
 // when s does, so the engine drives it as it would drive s; it counts the
 // resources s counts (replay.ResourceChooser: a policy that is not one
-// counts them all, as the wrapper's Counts then does).
+// counts them all, as the wrapper's Counts then does) and answers as s
+// does when nodes may doze (replay.Quieter: a policy that is not one
+// wants every slot, so that no node dozes).
 func Record(s replay.Scheduler) (replay.Scheduler, *Log) {
 	r := &recorder{s: s, log: &Log{}}
 	start, _ := s.(replay.Starter)
@@ -83,6 +85,21 @@ func (r *recorder) Counts(resource string) bool {
 		return c.Counts(resource)
 	}
 	return true
+}
+
+// WantsSlots and QuietUntil implement replay.Quieter as s does.
+func (r *recorder) WantsSlots(k replay.TaskKind, v *replay.View) bool {
+	if q, ok := r.s.(replay.Quieter); ok {
+		return q.WantsSlots(k, v)
+	}
+	return true
+}
+
+func (r *recorder) QuietUntil(v *replay.View) replay.Time {
+	if q, ok := r.s.(replay.Quieter); ok {
+		return q.QuietUntil(v)
+	}
+	return 0
 }
 
 type recordingStarter struct {

@@ -182,16 +182,7 @@ func (c *Capacity) admit(v *replay.View, j int32) error {
 	jv := v.Job(j)
 	q, ok := c.qs.Queue(jv.Pool())
 	if !ok {
-		var names []string
-		for _, l := range c.qs.Leaves {
-			names = append(names, l.Name)
-		}
-		src := c.qs.File
-		if src == "" {
-			src = "the default queues"
-		}
-		return fmt.Errorf("job %d (%s) is submitted to pool %q, which names no leaf queue of %s (leaves: %s) and there is no leaf called %s",
-			j, jv.Trace().Name, jv.Pool(), src, strings.Join(names, ", "), queues.DefaultQueueName)
+		return c.qs.NoLeaf(j, jv.Trace().Name, jv.Pool())
 	}
 	leaf := c.leaves[q]
 	user := c.userOf(jv)

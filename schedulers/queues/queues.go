@@ -82,6 +82,21 @@ func (c *Queues) Queue(pool string) (*Queue, bool) {
 	return def, def != nil
 }
 
+// NoLeaf is the error for a job of the given pool that Queue places in no
+// leaf: it names the job, the pool, the hierarchy's file and its leaves.
+func (c *Queues) NoLeaf(job int32, name, pool string) error {
+	var names []string
+	for _, l := range c.Leaves {
+		names = append(names, l.Name)
+	}
+	src := c.File
+	if src == "" {
+		src = "the default queues"
+	}
+	return fmt.Errorf("job %d (%s) is submitted to pool %q, which names no leaf queue of %s (leaves: %s) and there is no leaf called %s",
+		job, name, pool, src, strings.Join(names, ", "), DefaultQueueName)
+}
+
 // Load reads a queues file (see Parse).
 // Open is Load, or Default when path is empty (a policy's queues option
 // left out).

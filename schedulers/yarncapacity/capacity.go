@@ -257,7 +257,7 @@ func (c *Capacity) Start(v *replay.View) error {
 			break // streamed, not read yet
 		}
 		if c.leafOf(jv.Pool()) == nil {
-			return c.noQueue(jv)
+			return c.qs.NoLeaf(jv.Index(), jv.Trace().Name, jv.Pool())
 		}
 	}
 	return nil
@@ -285,19 +285,6 @@ func (c *Capacity) leafOf(pool string) *queue {
 		c.byPool[pool] = l
 	}
 	return l
-}
-
-func (c *Capacity) noQueue(jv replay.JobView) error {
-	var names []string
-	for _, l := range c.qs.Leaves {
-		names = append(names, l.Name)
-	}
-	src := c.qs.File
-	if src == "" {
-		src = "the default queues"
-	}
-	return fmt.Errorf("job %d (%s) is submitted to pool %q, which names no leaf queue of %s (leaves: %s) and there is no leaf called %s",
-		jv.Index(), jv.Trace().Name, jv.Pool(), src, strings.Join(names, ", "), queues.DefaultQueueName)
 }
 
 // userOf is a job's user for the user limits.
@@ -343,7 +330,7 @@ func (c *Capacity) admit(j int32) {
 	jv := c.v.Job(j)
 	leaf := c.leafOf(jv.Pool())
 	if leaf == nil {
-		c.err = cmp.Or(c.err, c.noQueue(jv))
+		c.err = cmp.Or(c.err, c.qs.NoLeaf(jv.Index(), jv.Trace().Name, jv.Pool()))
 		return
 	}
 	name := c.userOf(jv)

@@ -28,7 +28,7 @@ func TestPackingMixedSizes(t *testing.T) {
 		replaytest.Job(0).Maps(2, 10).Memory(3*gib),
 		replaytest.Job(0).Maps(4, 5).Memory(1*gib),
 		replaytest.Job(0).Maps(1, 4).Memory(2*gib))
-	r, log := run(t, tr, oneNode(8192, 8), nil)
+	r, log := run(t, tr, replaytest.OneNodeManager(8192, 8), nil)
 	replaytest.CheckFinish(t, r, 20, 10, 14)
 	wantLog(t, log, false,
 		"0 node 0 launch job 0 map 0",
@@ -69,7 +69,7 @@ func TestQueueCapacitiesAndElasticity(t *testing.T) {
 		{"user limit factor 1", "", 70},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r, log := run(t, tr, oneNode(10240, 10), map[string]string{"queues": base + c.b})
+			r, log := run(t, tr, replaytest.OneNodeManager(10240, 10), map[string]string{"queues": base + c.b})
 			replaytest.CheckFinish(t, r, 40, c.finish)
 			wantLog(t, log, true,
 				"0 node 0 launch job 0 map 0",
@@ -87,7 +87,7 @@ func TestQueueCapacitiesAndElasticity(t *testing.T) {
 	}
 	// One container a heartbeat: a at 0, b at 1 (1/4 < 2/6), a at 2 (2/6
 	// < 2/4).
-	_, log := run(t, tr, oneNode(10240, 10), map[string]string{"queues": base, "multiple-assignments": "false"})
+	_, log := run(t, tr, replaytest.OneNodeManager(10240, 10), map[string]string{"queues": base, "multiple-assignments": "false"})
 	wantLog(t, log, true,
 		"0 node 0 launch job 0 map 0",
 		"1 node 0 launch job 1 map 0",
@@ -109,7 +109,7 @@ func TestHierarchy(t *testing.T) {
 		replaytest.Job(0).Pool("y").Maps(4, 100).Memory(1*gib))
 	queues := "root.x.capacity = 50\nroot.x.a.capacity = 50\nroot.x.a.user-limit-factor = 10\n" +
 		"root.x.b.capacity = 50\nroot.x.b.user-limit-factor = 10\nroot.y.capacity = 50\nroot.y.user-limit-factor = 10\n"
-	_, log := run(t, tr, oneNode(8192, 8), map[string]string{"queues": queues})
+	_, log := run(t, tr, replaytest.OneNodeManager(8192, 8), map[string]string{"queues": queues})
 	wantLog(t, log, true,
 		"0 node 0 launch job 2 map 0",
 		"0 node 0 launch job 0 map 0",
@@ -134,7 +134,7 @@ func TestUserLimit(t *testing.T) {
 	tr := replaytest.Trace(t,
 		replaytest.Job(0).Pool("u1").Maps(10, 10).Memory(1*gib),
 		replaytest.Job(0).Pool("u2").Maps(10, 10).Memory(1*gib))
-	r, log := run(t, tr, oneNode(8192, 8), map[string]string{"queues": "root.default.capacity = 100\nroot.default.minimum-user-limit-percent = 50\n"})
+	r, log := run(t, tr, replaytest.OneNodeManager(8192, 8), map[string]string{"queues": "root.default.capacity = 100\nroot.default.minimum-user-limit-percent = 50\n"})
 	replaytest.CheckFinish(t, r, 40, 40)
 	wantLog(t, log, true,
 		"0 node 0 launch job 0 map 0",
@@ -147,7 +147,7 @@ func TestUserLimit(t *testing.T) {
 		t.Errorf("launches at 30: %v; want one map of each job", at30)
 	}
 
-	r, log = run(t, tr, oneNode(8192, 8), nil)
+	r, log = run(t, tr, replaytest.OneNodeManager(8192, 8), nil)
 	replaytest.CheckFinish(t, r, 20, 40)
 	if n0, n10, n20 := len(actionsAt(log, 0)), len(actionsAt(log, 10)), len(actionsAt(log, 20)); n0 != 6 || n10 != 6 || n20 != 7 {
 		t.Errorf("launches at 0, 10, 20: %d, %d, %d; want 6, 6 (4 + 2), 7", n0, n10, n20)
@@ -164,9 +164,9 @@ func TestCalculatorFits(t *testing.T) {
 	j := replaytest.Job(0).Maps(8, 10).Memory(1 * gib).Obj()
 	j.MapCores = 1
 	tr := replaytest.TraceOf(t, j)
-	r, _ := run(t, tr, oneNode(16384, 4), nil)
+	r, _ := run(t, tr, replaytest.OneNodeManager(16384, 4), nil)
 	replaytest.CheckFinish(t, r, 22.5)
-	r, _ = run(t, tr, oneNode(16384, 4), map[string]string{"resource-calculator": "dominant"})
+	r, _ = run(t, tr, replaytest.OneNodeManager(16384, 4), map[string]string{"resource-calculator": "dominant"})
 	replaytest.CheckFinish(t, r, 30)
 }
 
@@ -191,7 +191,7 @@ func TestCalculatorQueueOrder(t *testing.T) {
 	j1.MapCores = 1
 	tr := replaytest.TraceOf(t, j0, j1)
 	queues := "root.a.capacity = 50\nroot.a.user-limit-factor = 10\nroot.b.capacity = 50\nroot.b.user-limit-factor = 10\n"
-	r, log := run(t, tr, oneNode(8192, 8), map[string]string{"queues": queues})
+	r, log := run(t, tr, replaytest.OneNodeManager(8192, 8), map[string]string{"queues": queues})
 	replaytest.CheckFinish(t, r, 17.5, 17.5)
 	wantLog(t, log, true,
 		"0 node 0 launch job 0 map 0",
@@ -200,7 +200,7 @@ func TestCalculatorQueueOrder(t *testing.T) {
 		"0 node 0 launch job 1 map 1",
 		"0 node 0 launch job 0 map 2",
 		"0 node 0 launch job 1 map 2")
-	r, log = run(t, tr, oneNode(8192, 8), map[string]string{"queues": queues, "resource-calculator": "dominant"})
+	r, log = run(t, tr, replaytest.OneNodeManager(8192, 8), map[string]string{"queues": queues, "resource-calculator": "dominant"})
 	replaytest.CheckFinish(t, r, 20, 10)
 	wantLog(t, log, false,
 		"0 node 0 launch job 0 map 0",
@@ -216,7 +216,7 @@ func TestCalculatorQueueOrder(t *testing.T) {
 func TestStartErrors(t *testing.T) {
 	tr := replaytest.Trace(t, replaytest.Job(0).Pool("a").Maps(1, 10), replaytest.Job(1).Pool("c").Maps(1, 10))
 	s := replaytest.Build(t, Policy.Build, map[string]string{"queues": replaytest.WriteFile(t, "q.conf", "root.a.capacity = 50\nroot.b.capacity = 50\n")})
-	_, err := replay.Run(tr, s, oneNode(8192, 8))
+	_, err := replay.Run(tr, s, replaytest.OneNodeManager(8192, 8))
 	if err == nil || !strings.Contains(err.Error(), `job 1 (job1) is submitted to pool "c"`) {
 		t.Errorf("err = %v; want job 1's pool refused", err)
 	}

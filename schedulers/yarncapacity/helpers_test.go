@@ -17,12 +17,6 @@ import (
 
 const gib = 1 << 30
 
-// oneNode is a one-node cluster holding every block.
-func oneNode(memMB, vcores int64) replay.Config {
-	return replay.Config{Model: replay.ContainerModel, Nodes: 1, NodesPerRack: 1, Replication: 1, Heartbeat: 1,
-		NodeMemoryMB: memMB, NodeVcores: vcores, AMMemoryMB: 1024, MaxAMShare: 1, Seed: 1}
-}
-
 // nodes is a cluster given node by node: memory in MiB and rack of each.
 func nodes(seed uint64, spec ...[2]int64) replay.Config {
 	cfg := replay.Config{Model: replay.ContainerModel, Replication: 1, Heartbeat: 1, AMMemoryMB: 1024, MaxAMShare: 1, Seed: seed}

@@ -44,7 +44,7 @@ func TestPreemptionTimingAndVictims(t *testing.T) {
 	tr := replaytest.Trace(t,
 		replaytest.Job(0).Pool("a").Maps(12, 100).Reduces(2, 10).Memory(1*gib),
 		replaytest.Job(5).Pool("b").Maps(4, 100).Memory(1*gib))
-	cfg := oneNode(16384, 16)
+	cfg := replaytest.OneNodeManager(16384, 16)
 	cfg.SlowStart = -1
 	r, log := run(t, tr, cfg, map[string]string{"queues": preemptQueues, "preemption": "true"})
 	replaytest.CheckFinish(t, r, 210, 175)
@@ -84,7 +84,7 @@ func TestPreemptionVictimOrder(t *testing.T) {
 		replaytest.Job(1).Pool("a").Maps(4, 100).Memory(1*gib),
 		replaytest.Job(5).Pool("b").Maps(4, 100).Memory(1*gib))
 	for policy, victim := range map[string]string{"fifo": "21 node 0 kill job 1 map 3", "fair": "21 node 0 kill job 0 map 8"} {
-		_, log := run(t, tr, oneNode(16384, 16), map[string]string{"queues": preemptQueues, "preemption": "true", "ordering-policy": policy})
+		_, log := run(t, tr, replaytest.OneNodeManager(16384, 16), map[string]string{"queues": preemptQueues, "preemption": "true", "ordering-policy": policy})
 		if at := actionsAt(log, 21); !slices.Equal(at, []string{victim, "21 node 0 launch job 2 map 0"}) {
 			t.Errorf("%s: actions at 21: %v; want %s, then job 2's map", policy, at, victim)
 		}

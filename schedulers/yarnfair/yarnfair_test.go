@@ -11,14 +11,6 @@ import (
 
 const mib = 1 << 20
 
-// oneNode is one NodeManager of memMB and vcores heartbeating at 0, 1,
-// 2, …, with ApplicationMasters of 1024 MiB and 1 vcore and no cap on
-// their share.
-func oneNode(memMB, vcores int64) replay.Config {
-	return replay.Config{Model: replay.ContainerModel, Nodes: 1, NodesPerRack: 1, Replication: 1, Heartbeat: 1,
-		NodeMemoryMB: memMB, NodeVcores: vcores, AMMemoryMB: 1024, MaxAMShare: 1, Seed: 1}
-}
-
 // launches lists the log's launches as "t job kind index".
 func launches(log *replaytest.Log) []string {
 	var s []string
@@ -64,7 +56,7 @@ func TestDRFPaperExample(t *testing.T) {
 	b := replaytest.Job(0).Maps(5, 100).MapMemory(1024 * mib).Obj()
 	b.MapCores = 3
 	tr := replaytest.TraceOf(t, a, b)
-	cfg := oneNode(20480, 11)
+	cfg := replaytest.OneNodeManager(20480, 11)
 	for _, c := range []struct {
 		policy string
 		want   []string
@@ -90,10 +82,10 @@ func TestDRFPaperExample(t *testing.T) {
 func TestFIFOVersusFairInAQueue(t *testing.T) {
 	tr := replaytest.Trace(t, replaytest.Job(0).Maps(6, 10), replaytest.Job(0).Maps(6, 10))
 	s, log := build(t, map[string]string{"policy": "fifo"})
-	replaytest.Run(t, tr, s, oneNode(8192, 8))
+	replaytest.Run(t, tr, s, replaytest.OneNodeManager(8192, 8))
 	wantPrefix(t, launches(log), "0 0 map 0", "1 0 map 1", "2 0 map 2", "3 0 map 3", "4 0 map 4", "5 0 map 5", "10 1 map 0")
 	s, log = build(t, nil)
-	replaytest.Run(t, tr, s, oneNode(8192, 8))
+	replaytest.Run(t, tr, s, replaytest.OneNodeManager(8192, 8))
 	wantPrefix(t, launches(log), "0 0 map 0", "1 1 map 0", "2 0 map 1", "3 1 map 1", "4 0 map 2", "5 1 map 2")
 }
 
@@ -105,10 +97,10 @@ func TestFIFOVersusFairInAQueue(t *testing.T) {
 func TestAssignMultiple(t *testing.T) {
 	tr := replaytest.Trace(t, replaytest.Job(0).Maps(6, 10), replaytest.Job(0).Maps(6, 10))
 	s, log := build(t, map[string]string{"policy": "fifo", "assignmultiple": "true"})
-	replaytest.Run(t, tr, s, oneNode(8192, 8))
+	replaytest.Run(t, tr, s, replaytest.OneNodeManager(8192, 8))
 	wantPrefix(t, launches(log), "0 0 map 0", "0 0 map 1", "0 0 map 2", "1 0 map 3", "1 0 map 4", "2 0 map 5")
 	s, log = build(t, map[string]string{"policy": "fifo", "assignmultiple": "true", "dynamic-max-assign": "false", "max-assign": "2"})
-	replaytest.Run(t, tr, s, oneNode(8192, 8))
+	replaytest.Run(t, tr, s, replaytest.OneNodeManager(8192, 8))
 	wantPrefix(t, launches(log), "0 0 map 0", "0 0 map 1", "1 0 map 2", "1 0 map 3", "2 0 map 4", "2 0 map 5")
 }
 
@@ -121,7 +113,7 @@ func TestWeights(t *testing.T) {
 	path := replaytest.WriteFile(t, "q.conf", "# two queues\na weight=2\nroot.b weight=1\n")
 	tr := replaytest.Trace(t, replaytest.Job(0).Pool("a").Maps(12, 100), replaytest.Job(0).Pool("b").Maps(12, 100))
 	s, _ := build(t, map[string]string{"queues": path})
-	r := replaytest.Run(t, tr, s, oneNode(16384, 16))
+	r := replaytest.Run(t, tr, s, replaytest.OneNodeManager(16384, 16))
 	if na, nb := replaytest.RunningAt(r, replay.Map, 50, replaytest.InPool(tr, "a")), replaytest.RunningAt(r, replay.Map, 50, replaytest.InPool(tr, "b")); na != 10 || nb != 4 {
 		t.Errorf("at 50 a runs %d maps and b %d; want 10 and 4", na, nb)
 	}
@@ -135,10 +127,10 @@ func TestMinShareFirst(t *testing.T) {
 	path := replaytest.WriteFile(t, "q.conf", "a\nb min=8192,1\n")
 	tr := replaytest.Trace(t, replaytest.Job(0).Pool("a").Maps(12, 100), replaytest.Job(0).Pool("b").Maps(12, 100))
 	s, log := build(t, map[string]string{"queues": path})
-	replaytest.Run(t, tr, s, oneNode(16384, 16))
+	replaytest.Run(t, tr, s, replaytest.OneNodeManager(16384, 16))
 	wantPrefix(t, launches(log), "0 1 map 0", "1 1 map 1", "2 1 map 2", "3 1 map 3", "4 1 map 4", "5 1 map 5", "6 1 map 6", "7 0 map 0")
 	s, log = build(t, nil)
-	replaytest.Run(t, tr, s, oneNode(16384, 16))
+	replaytest.Run(t, tr, s, replaytest.OneNodeManager(16384, 16))
 	wantPrefix(t, launches(log), "0 0 map 0", "1 1 map 0")
 }
 
@@ -223,7 +215,7 @@ func TestMinSharePreemption(t *testing.T) {
 	tr := replaytest.Trace(t, replaytest.Job(0).Pool("a").Maps(10, 1000), replaytest.Job(10).Pool("b").Maps(4, 100))
 	s, log := build(t, map[string]string{"queues": path, "preemption": "true", "update-interval": "1",
 		"preemption-interval": "1", "min-share-preemption-timeout": "5", "wait-before-kill": "2"})
-	replaytest.Run(t, tr, s, oneNode(8192, 8))
+	replaytest.Run(t, tr, s, replaytest.OneNodeManager(8192, 8))
 	var kills []string
 	for _, a := range log.Actions {
 		if a.Kind == replay.TaskKilled {
@@ -238,7 +230,7 @@ func TestMinSharePreemption(t *testing.T) {
 	wantPrefix(t, l, "0 0 map 0", "1 0 map 1", "2 0 map 2", "3 0 map 3", "4 0 map 4", "5 0 map 5", "18 1 map 0", "19 1 map 1", "20 1 map 2")
 	// Without preemption job 1 waits for job 0's maps to end at 1000.
 	s, log = build(t, map[string]string{"queues": path})
-	replaytest.Run(t, tr, s, oneNode(8192, 8))
+	replaytest.Run(t, tr, s, replaytest.OneNodeManager(8192, 8))
 	if n := log.Count(replay.TaskKilled); n != 0 {
 		t.Errorf("%d kills without preemption", n)
 	}

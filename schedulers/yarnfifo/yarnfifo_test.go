@@ -16,11 +16,6 @@ import (
 
 const gib = 1 << 30
 
-func oneNode(memMB, vcores int64) replay.Config {
-	return replay.Config{Model: replay.ContainerModel, Nodes: 1, NodesPerRack: 1, Replication: 1, Heartbeat: 1,
-		NodeMemoryMB: memMB, NodeVcores: vcores, AMMemoryMB: 1024, MaxAMShare: 1, Seed: 1}
-}
-
 func run(t *testing.T, tr *traces.Trace, cfg replay.Config) (*replay.Result, *replaytest.Log) {
 	t.Helper()
 	s, log := replaytest.Record(replaytest.Build(t, Policy.Build, nil))
@@ -56,7 +51,7 @@ func TestPackingMixedSizes(t *testing.T) {
 		replaytest.Job(0).Maps(2, 10).Memory(3*gib),
 		replaytest.Job(0).Maps(4, 5).Memory(1*gib),
 		replaytest.Job(0).Maps(1, 4).Memory(2*gib))
-	r, log := run(t, tr, oneNode(8192, 8))
+	r, log := run(t, tr, replaytest.OneNodeManager(8192, 8))
 	replaytest.CheckFinish(t, r, 20, 10, 14)
 	wantLog(t, log,
 		"0 node 0 launch job 0 map 0",
@@ -75,7 +70,7 @@ func TestPackingMixedSizes(t *testing.T) {
 func TestMemoryOnly(t *testing.T) {
 	j := replaytest.Job(0).Maps(4, 10).Memory(1 * gib).Obj()
 	j.MapCores = 1
-	r, _ := run(t, replaytest.TraceOf(t, j), oneNode(16384, 2))
+	r, _ := run(t, replaytest.TraceOf(t, j), replaytest.OneNodeManager(16384, 2))
 	replaytest.CheckFinish(t, r, 25)
 }
 
@@ -90,7 +85,7 @@ func TestRequestOrder(t *testing.T) {
 	tr := replaytest.Trace(t,
 		replaytest.Job(0).Maps(1, 10).MapMemory(5*gib).Reduces(1, 5).ReduceMemory(1*gib),
 		replaytest.Job(0).Maps(2, 10).Memory(1*gib))
-	cfg := oneNode(6144, 8)
+	cfg := replaytest.OneNodeManager(6144, 8)
 	cfg.SlowStart = -1
 	r, log := run(t, tr, cfg)
 	replaytest.CheckFinish(t, r, 25, 10)
@@ -108,7 +103,7 @@ func TestPriority(t *testing.T) {
 	tr := replaytest.Trace(t,
 		replaytest.Job(0).Maps(1, 10).Memory(1*gib),
 		replaytest.Job(0).Maps(1, 10).Memory(1*gib).Priority(traces.High))
-	r, _ := run(t, tr, oneNode(3072, 8))
+	r, _ := run(t, tr, replaytest.OneNodeManager(3072, 8))
 	replaytest.CheckFinish(t, r, 20, 10)
 }
 
