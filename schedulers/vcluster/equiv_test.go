@@ -124,7 +124,14 @@ func TestMatchesReference(t *testing.T) {
 					same(op, "NextEvent", got.NextEvent(), want.NextEvent())
 					continue
 				}
-				switch r.IntN(5) {
+				switch r.IntN(6) {
+				case 5: // the head of the Order, as HFSP reads it
+					b := want.Order(nil)
+					for p := range min(len(b), 1+r.IntN(4)) {
+						if a := got.OrderAt(p); a != b[p] {
+							t.Fatalf("trial %d op %d: OrderAt(%d) %d, reference %v", trial, op, p, a, b)
+						}
+					}
 				case 0:
 					same(op, "Remaining", got.Remaining(q), want.Remaining(q))
 				case 1:

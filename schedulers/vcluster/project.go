@@ -6,7 +6,7 @@ import (
 	"slices"
 )
 
-// project recomputes the fluid future from the sizes stored at now.
+// project starts a new fluid future from the sizes stored at now.
 //
 // With no arrivals the level L never falls: a finishing job frees slots and
 // leaves fewer jobs to share them. So a job, once capped (c ≤ L), stays capped
@@ -17,7 +17,12 @@ import (
 //
 // The sweep meets the jobs in order of finish, so the Order is built as it
 // goes (after the jobs finished before now, kept from the last Order), and
-// only its ties need sorting.
+// only its ties need sorting. It is lazy: project sets it up, and it goes
+// on, one finish at a time, only as far as a caller needs (the next
+// completion after now, or a prefix of the Order). A caller that reads
+// the head of the Order between changes, as HFSP does, pays for the jobs
+// it reads rather than for the backlog. Pausing changes no operation, so
+// every answer is the one the whole sweep gives, bit for bit.
 func (vc *Cluster) project() {
 	now := vc.now
 	n := len(vc.jobs)
@@ -35,6 +40,7 @@ func (vc *Cluster) project() {
 			ord = append(ord, sortKey{x: k.x, seq: k.seq, id: k.id, i: i})
 		}
 	}
+	finished := len(ord)
 	for i := range vc.jobs {
 		j := &vc.jobs[i]
 		switch {
@@ -48,81 +54,142 @@ func (vc *Cluster) project() {
 		}
 	}
 	byWork := vc.sortByWork(st)
-	byCap := vc.caps
 
 	vc.segT, vc.segG, vc.segL = vc.segT[:0], vc.segG[:0], vc.segL[:0]
 	vc.heap = vc.heap[:0]
-	t, g, level := now, 0.0, 0.0
-	atLevel, capped := len(byWork), 0.0
-	pc, pw := 0, 0
-	for {
-		// Cap every level job whose cap the level has reached.
-		for atLevel > 0 {
-			level = max((vc.slots-capped)/float64(atLevel), 0)
-			i := vc.position(byCap[pc].id)
-			for st[i] != stLevel {
-				pc++
-				i = vc.position(byCap[pc].id)
-			}
-			if byCap[pc].cap > level {
-				break
-			}
-			j := &vc.jobs[i]
-			st[i], j.capAt, j.gAtCap = stCapped, t, g
-			if j.cap > 0 {
-				j.finish = t + max(j.work-g, 0)/(vc.speed*j.cap)
-			}
-			capped += j.cap
-			atLevel--
-			vc.push(i)
-		}
-		if atLevel == 0 {
-			level = 0
-		}
-		vc.segT = append(vc.segT, t)
-		vc.segG = append(vc.segG, g)
-		vc.segL = append(vc.segL, level)
+	vc.sw = sweep{t: now, atLevel: len(byWork), byWork: byWork}
+	vc.version++
+	vc.spare, vc.orderKeys = vc.orderKeys, ord
+	vc.final = 0
+	// Every key is (x ≤ now, finite seq) for the finished jobs and
+	// (x ≥ now, MaxInt) for the others: the finished ones come first.
+	vc.next = finished
+	vc.seg = 0
+	vc.due = math.Inf(-1)
+	vc.capUp()
+}
 
-		tl := math.Inf(1) // next finish among level jobs: the smallest
-		if atLevel > 0 {
-			for st[byWork[pw].i] != stLevel {
-				pw++
-			}
-			if level > 0 {
-				tl = t + max(byWork[pw].x-g, 0)/(vc.speed*level)
-			}
+// sweep is the state of a projection's sweep between steps: the time of
+// its last event, the service every level job has received since the
+// projection started, the level, the jobs at the level and the slots
+// held by capped ones, and its places in the lists by cap and by work.
+type sweep struct {
+	t, g, level, capped float64
+	atLevel, pc, pw     int
+	byWork              []sortKey
+	done                bool
+}
+
+// capUp caps every level job whose cap the level has reached, at the
+// sweep's time, and opens the level segment that starts there.
+func (vc *Cluster) capUp() {
+	sw, st, byCap := &vc.sw, vc.st, vc.caps
+	for sw.atLevel > 0 {
+		sw.level = max((vc.slots-sw.capped)/float64(sw.atLevel), 0)
+		i := vc.position(byCap[sw.pc].id)
+		for st[i] != stLevel {
+			sw.pc++
+			i = vc.position(byCap[sw.pc].id)
 		}
-		tc := math.Inf(1)
-		if len(vc.heap) > 0 {
-			tc = vc.jobs[vc.heap[0]].finish
+		if byCap[sw.pc].cap > sw.level {
+			break
 		}
-		switch {
-		case math.IsInf(tl, 1) && math.IsInf(tc, 1): // the rest never finish
-			for _, k := range byWork[pw:] {
-				if st[k.i] == stLevel {
-					ord = append(ord, sortKey{x: math.Inf(1), seq: math.MaxInt, id: k.id, i: k.i})
-				}
-			}
-			for _, i := range vc.heap {
-				ord = append(ord, sortKey{x: math.Inf(1), seq: math.MaxInt, id: vc.jobs[i].id, i: i})
-			}
-			vc.buildOrder(ord)
-			return
-		case tl <= tc:
-			k := &byWork[pw]
-			g = max(g, k.x) // exactly its size: equal sizes finish together
-			t, vc.jobs[k.i].finish, st[k.i] = tl, tl, stDone
-			ord = append(ord, sortKey{x: tl, seq: math.MaxInt, id: k.id, i: k.i})
-			atLevel--
-		default:
-			i := vc.pop()
-			j := &vc.jobs[i]
-			g += vc.speed * level * (tc - t)
-			t, st[i] = tc, stDone
-			capped -= j.cap
-			ord = append(ord, sortKey{x: tc, seq: math.MaxInt, id: j.id, i: i})
+		j := &vc.jobs[i]
+		st[i], j.capAt, j.gAtCap = stCapped, sw.t, sw.g
+		if j.cap > 0 {
+			j.finish = sw.t + max(j.work-sw.g, 0)/(vc.speed*j.cap)
+		}
+		sw.capped += j.cap
+		sw.atLevel--
+		vc.push(i)
+	}
+	if sw.atLevel == 0 {
+		sw.level = 0
+	}
+	vc.segT = append(vc.segT, sw.t)
+	vc.segG = append(vc.segG, sw.g)
+	vc.segL = append(vc.segL, sw.level)
+}
+
+// step takes the sweep to its next finish (or, when no job would ever
+// finish again, to its end) and makes final the keys it can no longer
+// reorder.
+func (vc *Cluster) step() {
+	sw, st := &vc.sw, vc.st
+	tl := math.Inf(1) // next finish among level jobs: the smallest
+	if sw.atLevel > 0 {
+		for st[sw.byWork[sw.pw].i] != stLevel {
+			sw.pw++
+		}
+		if sw.level > 0 {
+			tl = sw.t + max(sw.byWork[sw.pw].x-sw.g, 0)/(vc.speed*sw.level)
 		}
 	}
+	tc := math.Inf(1)
+	if len(vc.heap) > 0 {
+		tc = vc.jobs[vc.heap[0]].finish
+	}
+	ord := vc.orderKeys
+	switch {
+	case math.IsInf(tl, 1) && math.IsInf(tc, 1): // the rest never finish
+		for _, k := range sw.byWork[sw.pw:] {
+			if st[k.i] == stLevel {
+				ord = append(ord, sortKey{x: math.Inf(1), seq: math.MaxInt, id: k.id, i: k.i})
+			}
+		}
+		for _, i := range vc.heap {
+			ord = append(ord, sortKey{x: math.Inf(1), seq: math.MaxInt, id: vc.jobs[i].id, i: i})
+		}
+		vc.orderKeys = ord
+		sw.done = true
+		sortNearly(ord[vc.final:])
+		vc.final = len(ord)
+		return
+	case tl <= tc:
+		k := &sw.byWork[sw.pw]
+		sw.g = max(sw.g, k.x) // exactly its size: equal sizes finish together
+		sw.t, vc.jobs[k.i].finish, st[k.i] = tl, tl, stDone
+		ord = append(ord, sortKey{x: tl, seq: math.MaxInt, id: k.id, i: k.i})
+		sw.atLevel--
+	default:
+		i := vc.pop()
+		j := &vc.jobs[i]
+		sw.g += vc.speed * sw.level * (tc - sw.t)
+		sw.t, st[i] = tc, stDone
+		sw.capped -= j.cap
+		ord = append(ord, sortKey{x: tc, seq: math.MaxInt, id: j.id, i: i})
+	}
+	vc.orderKeys = ord
+	vc.capUp()
+	// The keys come in order of x (the finished jobs' finishes are at most
+	// now, the sweep's at least now, and its times never fall); only ties
+	// of x may be out of order. Every key with x before the sweep's time
+	// is known, so those are final once their ties are sorted.
+	cut := len(ord)
+	for cut > vc.final && ord[cut-1].x >= sw.t {
+		cut--
+	}
+	if cut > vc.final {
+		sortNearly(ord[vc.final:cut])
+		vc.final = cut
+	}
+}
+
+// complete runs the sweep to its end: every finish time is known and
+// the Order is whole.
+func (vc *Cluster) complete() {
+	for !vc.sw.done {
+		vc.step()
+	}
+}
+
+// orderAt returns the key at position p of the Order, sweeping as far as
+// it needs (p < len(jobs)).
+func (vc *Cluster) orderAt(p int) sortKey {
+	for p >= vc.final {
+		vc.step()
+	}
+	return vc.orderKeys[p]
 }
 
 // position is job id's index in jobs, which it must have.
@@ -130,22 +197,6 @@ func (vc *Cluster) position(id int64) int32 {
 	i, _ := vc.index.get(id)
 	return i
 }
-
-// buildOrder sorts the keys the projection gave every job, in the order
-// of finish with ties and the jobs finishing now out of place, makes them
-// the Order and rewinds the cursors.
-func (vc *Cluster) buildOrder(ord []sortKey) {
-	vc.version++
-	sortNearly(ord)
-	vc.spare, vc.orderKeys = vc.orderKeys, ord
-	vc.next = 0
-	for vc.next < len(ord) && vc.jobs[ord[vc.next].i].finished {
-		vc.next++
-	}
-	vc.seg = 0
-	vc.due = math.Inf(-1)
-}
-
 // heapLess orders capped jobs by (finish, id).
 func (vc *Cluster) heapLess(a, b int32) bool {
 	ja, jb := &vc.jobs[a], &vc.jobs[b]
@@ -206,6 +257,7 @@ func (vc *Cluster) atProjectionStart() bool {
 // cost. HFSP removes the jobs done for real as they finish virtually,
 // often several at once: one projection serves them all.
 func (vc *Cluster) removeFinished(i int32) {
+	vc.complete() // the paused sweep holds indices that change below
 	j := &vc.jobs[i]
 	id := j.id
 	p, ok := slices.BinarySearchFunc(vc.orderKeys, orderKey(j, i), compareKeys)
@@ -213,6 +265,7 @@ func (vc *Cluster) removeFinished(i int32) {
 		panic(fmt.Sprintf("schedulers: virtual job %d missing from the order", id))
 	}
 	vc.orderKeys = slices.Delete(vc.orderKeys, p, p+1)
+	vc.final--
 	vc.next-- // it was among the finished ones, at the start
 	vc.deleteCap(id, j.cap)
 	// A finished job is not at the level: it is not in workKeys.

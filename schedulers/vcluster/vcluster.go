@@ -38,11 +38,12 @@ const FinishedEpsilon = 1e-9
 // remaining sizes and caps), so without outside changes the trajectory seen
 // from any later point is the rest of the same trajectory: projected finish
 // times do not move as time advances. The cluster therefore computes the
-// whole future once, in O(n log n), after each batch of changes (Add,
-// Update, SetCap, Remove, SetSlots), and Advance walks along it in O(1) per
-// call plus O(1) per completion passed, without allocating. Each completion
-// happens at its exact time with shares recomputed after it, as if the
-// interval had been split there.
+// future after each batch of changes (Add, Update, SetCap, Remove,
+// SetSlots), in O(log n) per completion, as far as callers look (see
+// project), and Advance walks along it in O(1) per call plus O(1) per
+// completion passed, without allocating. Each completion happens at its
+// exact time with shares recomputed after it, as if the interval had been
+// split there.
 //
 // Virtually finished jobs stay in the cluster, with their finish time and a
 // global finish sequence number, until Remove: HFSP keeps them because FSP
@@ -62,10 +63,12 @@ type Cluster struct {
 	jobs         []vjob
 	index        idIndex
 
-	// Projection, valid when !dirty.
+	// Projection, valid when !dirty, and as far as the sweep has gone.
 	orderKeys []sortKey // Order: finished jobs by seq, then the others by (finish, id)
+	final     int       // orderKeys[:final] are in place; the rest may be reordered
 	next      int       // orderKeys[:next] are finished
 	seg       int       // index of the level segment containing now
+	sw        sweep
 	// Level segments: from segT[k] on, every job not yet rate-capped has
 	// received segG[k] + speed·segL[k]·(t − segT[k]) slot-seconds since the
 	// projection started.
@@ -162,9 +165,14 @@ func (vc *Cluster) Update(id int64, work, c float64) {
 	vc.fresh = append(vc.fresh, id)
 }
 
-// setCap changes job j's cap and its place in the list by cap.
+// setCap changes job j's cap and its place in the list by cap. A paused
+// sweep walks that list by position, so it ends first when the change
+// leaves the projection standing (a finished job's cap).
 func (vc *Cluster) setCap(j *vjob, c float64) {
 	if j.cap != c {
+		if !vc.dirty {
+			vc.complete()
+		}
 		vc.deleteCap(j.id, j.cap)
 		vc.insertCap(j.id, c)
 		j.cap = c
@@ -219,7 +227,7 @@ func (vc *Cluster) NextCompletion() (at float64, known bool) {
 	if vc.dirty {
 		return 0, false
 	}
-	if vc.next < len(vc.orderKeys) {
+	if vc.next < vc.final {
 		return vc.jobs[vc.orderKeys[vc.next].i].finish, true
 	}
 	return math.Inf(1), true
@@ -249,27 +257,35 @@ func (vc *Cluster) advance(now float64) {
 }
 
 // settle records the completions due by now, in order, and finds the
-// level segment containing now. Nothing is due before vc.due: most calls
-// stop there.
+// level segment containing now, sweeping on until the next completion
+// after now is in place (or none is left). Nothing is due before vc.due:
+// most calls stop there.
 func (vc *Cluster) settle() {
 	if vc.now < vc.due {
 		return
 	}
-	for vc.next < len(vc.orderKeys) {
-		j := &vc.jobs[vc.orderKeys[vc.next].i]
-		if j.finish > vc.now {
+	for {
+		for vc.next < vc.final {
+			j := &vc.jobs[vc.orderKeys[vc.next].i]
+			if j.finish > vc.now {
+				break
+			}
+			vc.seq++
+			j.finished, j.seq = true, vc.seq
+			vc.orderKeys[vc.next].seq = vc.seq // still in order: see orderKey
+			vc.next++
+		}
+		if vc.next < vc.final || vc.sw.done {
 			break
 		}
-		vc.seq++
-		j.finished, j.seq = true, vc.seq
-		vc.orderKeys[vc.next].seq = vc.seq // still in order: see orderKey
-		vc.next++
+		vc.step()
 	}
+	// The sweep is past now, so the segments reach beyond it.
 	for vc.seg+1 < len(vc.segT) && vc.segT[vc.seg+1] <= vc.now {
 		vc.seg++
 	}
 	vc.due = math.Inf(1)
-	if vc.next < len(vc.orderKeys) {
+	if vc.next < vc.final {
 		vc.due = vc.jobs[vc.orderKeys[vc.next].i].finish
 	}
 	if vc.seg+1 < len(vc.segT) {
@@ -315,13 +331,17 @@ func (vc *Cluster) Finished(id int64) (at float64, seq int, ok bool) {
 // with cap 0), or its recorded finish time if it has finished.
 func (vc *Cluster) ProjectedFinish(id int64) float64 {
 	vc.ensure()
-	return vc.find(id).finish
+	j := vc.find(id)
+	for vc.st[vc.position(id)] != stDone && !vc.sw.done {
+		vc.step()
+	}
+	return j.finish
 }
 
 // NextEvent returns the time of the next virtual completion, or +Inf.
 func (vc *Cluster) NextEvent() float64 {
 	vc.ensure()
-	if vc.next < len(vc.orderKeys) {
+	if vc.next < vc.final {
 		return vc.jobs[vc.orderKeys[vc.next].i].finish
 	}
 	return math.Inf(1)
@@ -333,10 +353,22 @@ func (vc *Cluster) NextEvent() float64 {
 // it, since jobs finish in exactly this order.
 func (vc *Cluster) Order(dst []int64) []int64 {
 	vc.ensure()
+	vc.complete()
 	for _, k := range vc.orderKeys {
 		dst = append(dst, k.id)
 	}
 	return dst
+}
+
+// OrderAt returns the job at position p of the Order (0 ≤ p < Len): a
+// caller reading the Order from its head makes the projection go only as
+// far as it reads.
+func (vc *Cluster) OrderAt(p int) int64 {
+	vc.ensure()
+	if p < 0 || p >= len(vc.jobs) {
+		panic(fmt.Sprintf("schedulers: virtual order position %d of %d", p, len(vc.jobs)))
+	}
+	return vc.orderAt(p).id
 }
 
 // Completions returns the number of virtual completions so far: a caller
