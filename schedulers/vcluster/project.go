@@ -197,6 +197,7 @@ func (vc *Cluster) position(id int64) int32 {
 	i, _ := vc.index.get(id)
 	return i
 }
+
 // heapLess orders capped jobs by (finish, id).
 func (vc *Cluster) heapLess(a, b int32) bool {
 	ja, jb := &vc.jobs[a], &vc.jobs[b]
