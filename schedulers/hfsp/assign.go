@@ -115,7 +115,9 @@ func (h *HFSP) fill(hb *replay.Heartbeat, k replay.TaskKind) error {
 		}
 	}
 	// Size-based: jobs in increasing order of virtual completion.
-	h.orderOf(k)
+	if h.o.latePS {
+		h.orderOf(k)
+	}
 	from := 0
 	for hb.Free(k) > 0 {
 		ok, err := h.serveOne(hb, k, &from)

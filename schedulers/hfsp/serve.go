@@ -8,43 +8,100 @@ import (
 
 // The serve list of a phase is the virtual cluster's order restricted to
 // the jobs that may take a slot: arrived, not done for real, with a task
-// suspended or one to launch (reduces past slow-start). It is rebuilt when
-// the order changes; in between, a job found unable to take a slot any
-// more leaves it, and one that may again (a task killed, lost or
+// suspended or one to launch (reduces past slow-start). It starts anew
+// when the order changes; in between, a job found unable to take a slot
+// any more leaves it, and one that may again (a task killed, lost or
 // suspended, or reduces past slow-start) comes back at its place. So a
 // heartbeat walks past the jobs that wait for delay scheduling, not past
 // every job whose tasks all run.
+//
+// The list is read from the order lazily, as far as heartbeats walk it:
+// on an overloaded cluster a walk ends at one of the first jobs, and the
+// order behind them need not even be projected (vcluster.OrderAt). It
+// holds what a list built whole when it started would hold by the time a
+// walk reaches it: a job not yet read joins when read if it could take a
+// slot when the list started, or was put back since. So a job's flag is
+// kept as it was at the start when it changes before the job is read.
 type hfspServe struct {
-	ver  uint64  // OrderVersion the list was built from (0: never)
-	jobs []int32 // in order
-	in   []bool  // by job: in jobs
-	rank []int32 // by job: position in the order it was built from
+	ver  uint64  // OrderVersion the list follows (0: never)
+	jobs []int32 // the joining jobs among the first read of the order, in order
+	read int     // positions of the order read so far
+	by   []serveEntry
+	// epoch counts the starts, so that a job's entry need not be cleared.
+	epoch uint32
 }
 
-// serveList returns phase k's serve list, rebuilt if the order changed.
-func (h *HFSP) serveList(v *replay.View, k replay.TaskKind) *hfspServe {
+// serveEntry is a job's place in a serve list, in one record because a
+// list is read one job at a time.
+type serveEntry struct {
+	rank    int32  // position in the order, once read
+	readAt  uint32 // the epoch in which the job was read
+	fixedAt uint32 // the epoch in which its joining was fixed before it was read
+	joins   bool   // when fixed: whether it joins
+	in      bool   // in jobs
+}
+
+// serveList returns phase k's serve list, started anew if the order
+// changed.
+func (h *HFSP) serveList(k replay.TaskKind) *hfspServe {
 	s := &h.serve[k]
-	order := h.orderOf(k)
-	if s.ver == h.orderVer[k] && s.ver != 0 {
+	ver := h.vc[k].OrderVersion()
+	if s.ver == ver && s.ver != 0 {
 		return s
 	}
-	if len(s.in) < len(h.jobs) {
-		s.in, s.rank = make([]bool, len(h.jobs)), make([]int32, len(h.jobs))
+	if len(s.by) < len(h.jobs) {
+		s.by = make([]serveEntry, len(h.jobs))
 	}
 	for _, j := range s.jobs {
-		s.in[j] = false
+		s.by[j].in = false
 	}
-	s.jobs = s.jobs[:0]
-	for i, id := range order {
-		j := int32(id)
-		s.rank[j] = int32(i)
-		if h.servable[k][j] {
-			s.in[j] = true
+	s.jobs, s.read = s.jobs[:0], 0
+	if s.epoch++; s.epoch == 0 { // wrapped: no job may look read or fixed
+		clear(s.by)
+		s.epoch = 1
+	}
+	s.ver = ver
+	return s
+}
+
+// has reports whether the list has a job at position i, reading the
+// order of phase k on as far as that needs. The order does not change
+// during a walk: the virtual cluster changes at events and before a
+// heartbeat's walks.
+func (s *hfspServe) has(h *HFSP, k replay.TaskKind, i int) bool {
+	if len(s.jobs) > i {
+		return true
+	}
+	vc := h.vc[k]
+	if vc.OrderVersion() != s.ver {
+		panic("hfsp: the virtual cluster changed during a walk of its serve list")
+	}
+	for len(s.jobs) <= i && s.read < vc.Len() {
+		j := int32(vc.OrderAt(s.read))
+		e := &s.by[j]
+		e.rank, e.readAt = int32(s.read), s.epoch
+		s.read++
+		joins := h.servable[k][j]
+		if e.fixedAt == s.epoch {
+			joins = e.joins
+		}
+		if joins {
+			e.in = true
 			s.jobs = append(s.jobs, j)
 		}
 	}
-	s.ver = h.orderVer[k]
-	return s
+	return len(s.jobs) > i
+}
+
+// noteFlag keeps job j's flag as it was when the list started, before it
+// changes to now, if the list has not read the job yet.
+func (s *hfspServe) noteFlag(j int32, was, now bool) {
+	if was == now || int(j) >= len(s.by) {
+		return
+	}
+	if e := &s.by[j]; e.readAt != s.epoch && e.fixedAt != s.epoch {
+		e.fixedAt, e.joins = s.epoch, was
+	}
 }
 
 // mayServe reports whether job j may take a slot of kind k, now or after
@@ -65,7 +122,9 @@ func (h *HFSP) mayServe(v *replay.View, k replay.TaskKind, j int32) bool {
 func (h *HFSP) noteServable(v *replay.View, j int32) {
 	jv := v.Job(j)
 	for k := replay.Map; k <= replay.Reduce; k++ {
-		h.servable[k][j] = h.mayServe(v, k, j)
+		serve := h.mayServe(v, k, j)
+		h.serve[k].noteFlag(j, h.servable[k][j], serve)
+		h.servable[k][j] = serve
 		l := h.servable[k][j] && jv.Pending(k) > 0 && (k == replay.Map || jv.ReducesEligible())
 		if l != h.launchable[k][j] && h.jobs[j].inVC[k] {
 			h.ready[k] += readyStep(l)
@@ -96,19 +155,23 @@ func readyStep(in bool) int32 {
 // before use.
 func (h *HFSP) reserve(v *replay.View, k replay.TaskKind, j int32) {
 	s := &h.serve[k]
-	if s.ver == 0 || s.in[j] || !h.jobs[j].inVC[k] || s.ver != h.vc[k].OrderVersion() || !h.mayServe(v, k, j) {
+	if s.ver == 0 || s.by[j].in || !h.jobs[j].inVC[k] || s.ver != h.vc[k].OrderVersion() || !h.mayServe(v, k, j) {
 		return
 	}
-	r := s.rank[j]
-	i, _ := slices.BinarySearchFunc(s.jobs, r, func(a int32, r int32) int { return int(s.rank[a] - r) })
-	s.in[j] = true
+	e := &s.by[j]
+	if e.readAt != s.epoch { // it joins when read
+		e.fixedAt, e.joins = s.epoch, true
+		return
+	}
+	i, _ := slices.BinarySearchFunc(s.jobs, e.rank, func(a int32, r int32) int { return int(s.by[a].rank - r) })
+	e.in = true
 	s.jobs = slices.Insert(s.jobs, i, j)
 }
 
 // serveInOrder is serveOne in virtual finish order.
 func (h *HFSP) serveInOrder(hb *replay.Heartbeat, k replay.TaskKind, from *int) (bool, error) {
-	s := h.serveList(hb.View, k)
-	for i := *from; i < len(s.jobs); {
+	s := h.serveList(k)
+	for i := *from; s.has(h, k, i); {
 		j := s.jobs[i]
 		if k == replay.Map && h.refusesHere(hb, j) {
 			i++ // left in the list, as after any refusal
@@ -120,7 +183,7 @@ func (h *HFSP) serveInOrder(hb *replay.Heartbeat, k replay.TaskKind, from *int) 
 			return ok, err
 		}
 		if !h.mayServe(hb.View, k, j) {
-			s.in[j] = false
+			s.by[j].in = false
 			s.jobs = slices.Delete(s.jobs, i, i+1)
 			continue
 		}
