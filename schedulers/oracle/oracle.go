@@ -70,6 +70,10 @@ type Oracle struct {
 	moved     int32 // the one job whose key changed since, or -1, or -2 if several
 	orderVer  uint32
 	nextCheck replay.Time // las: no job's level can end before
+	// srpt: when each job's place before its successor must be checked
+	// again (see sortByRemaining), and the jobs to check.
+	certs []orderCert
+	check []int32
 
 	// cand[k] lists in order the jobs that may use a slot of kind k (a task
 	// suspended, or one that may launch), and during a heartbeat perhaps a
@@ -135,6 +139,10 @@ type oracleJob struct {
 	// what heartbeats read first, together
 	key    float64
 	pos    int32  // position in the order
+	// srpt: the time key was computed at (-1: an event changed it since),
+	// and the version of the job's certificate (see orderCert).
+	keyAt   replay.Time
+	certVer uint32
 	tried  uint32 // epoch at which it could not use the node's slot
 	live   bool   // arrived and not finished: in the order
 	queued bool   // in rekey

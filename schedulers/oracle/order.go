@@ -16,6 +16,13 @@ import (
 // Keys change little between calls, so an insertion sort on the last
 // order costs about one pass, and none if no key changed.
 func (o *Oracle) sortJobs() {
+	if o.rank.remaining {
+		o.sortByRemaining()
+		if o.verify != nil {
+			o.verify(o, o.v, nil, "order", 0)
+		}
+		return
+	}
 	if now := o.v.Now(); o.rank.attained && now >= o.nextCheck {
 		o.nextCheck = replay.Never
 		for _, j := range o.order {
@@ -23,15 +30,6 @@ func (o *Oracle) sortJobs() {
 				o.rekeyJob(j)
 			}
 			o.nextCheck = min(o.nextCheck, o.jobs[j].check)
-		}
-	}
-	if o.rank.remaining {
-		// srpt: the keys of running jobs fall with time.
-		for _, j := range o.order {
-			if jb := &o.jobs[j]; jb.runCount > 0 && !jb.queued {
-				jb.queued = true
-				o.rekey = append(o.rekey, j)
-			}
 		}
 	}
 	for _, j := range o.rekey {
