@@ -137,17 +137,17 @@ type oracleOptions struct {
 
 type oracleJob struct {
 	// what heartbeats read first, together
-	key float64
-	pos int32 // position in the order
+	key    float64
+	pos    int32  // position in the order
+	tried  uint32 // epoch at which it could not use the node's slot
+	live   bool   // arrived and not finished: in the order
+	queued bool   // in rekey
+	inCand [2]bool
+	demand [2]int32 // running, suspended and launchable tasks, at its last event
 	// srpt: the time key was computed at (-1: an event changed it since),
 	// and the version of the job's certificate (see orderCert).
 	keyAt   replay.Time
 	certVer uint32
-	tried   uint32 // epoch at which it could not use the node's slot
-	live    bool   // arrived and not finished: in the order
-	queued  bool   // in rekey
-	inCand  [2]bool
-	demand  [2]int32 // running, suspended and launchable tasks, at its last event
 
 	remaining float64 // true work of its unfinished tasks (slot-s)
 	// srpt: the service of the live attempts of its unfinished tasks in
