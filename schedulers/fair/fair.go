@@ -87,6 +87,7 @@ type Fair struct {
 	epoch       uint32            // heartbeat counter, for per-heartbeat marks
 	clock       delay.Clock       // delay scheduling: the jobs skipped at the last heartbeat
 	demand      [2]int            // Σ pool demand at the last update
+	updates     uint32            // counts the updates (fairJob.snapAt)
 	running     [2]int            // tasks running in the cluster
 	kills       [][]victim.Victim // per node, kills for its next heartbeat
 	nKills      int
@@ -118,8 +119,11 @@ type fairPool struct {
 	minShare   [2]int
 	maxSlots   [2]int
 	running    [2]int
-	demand     [2]int
+	demand     [2]int // at the last update
 	share      [2]float64
+	// liveDemand is the sum of its jobs' demands now, kept as they
+	// change, so that an update does not walk every job.
+	liveDemand [2]int
 	minTimeout replay.Time
 	lastAtMin  [2]replay.Time // last update at which running ≥ min(minShare, demand)
 	lastAtHalf [2]replay.Time // last update at which running ≥ ⌊min(share/2, demand)⌋
@@ -133,10 +137,18 @@ type fairJob struct {
 	user     *fairUser
 	runnable bool
 	weight   [2]float64
-	demand   [2]int
+	// demand is jobDemand now, kept at each of the job's events and
+	// each change of its runnability; snap holds what it was at the last
+	// update, if it has changed since (snapAt is that update's number).
+	demand [2]int
+	snap   [2]int
+	snapAt uint32
 	share    [2]float64
-	pos      [2]int32   // index in pool.list, -1 if absent
 	key      [2]float64 // running/weight, the fair-mode order's key
+	// listed says whether the job is in pool.list, at the key listedKey
+	// (its key when it was last placed there).
+	listed    [2]bool
+	listedKey [2]float64
 	submit   replay.Time
 	prio     int8
 	wait     delay.Wait // delay scheduling of its maps
@@ -285,6 +297,9 @@ func (f *Fair) OnEvent(ev replay.Event, v *replay.View) {
 		f.nKills -= len(f.kills[ev.Node])
 		f.kills[ev.Node] = f.kills[ev.Node][:0]
 	}
+	if ev.Kind != replay.NodeFailed && ev.Kind != replay.NodeRecovered && f.jobs[ev.Job].pool != nil {
+		f.refreshDemand(ev.Job)
+	}
 }
 
 func (f *Fair) arrive(j int32, v *replay.View) {
@@ -296,7 +311,7 @@ func (f *Fair) arrive(j int32, v *replay.View) {
 		u = &fairUser{max: f.pools.UserMaxJobs(jv.Pool())}
 		f.users[jv.Pool()] = u
 	}
-	jb.user, jb.pos = u, [2]int32{-1, -1}
+	jb.user, jb.listed = u, [2]bool{}
 	jb.submit, jb.prio = jv.Submit(), int8(jv.Priority())
 	w := fairshare.PriorityWeight(jb.prio)
 	jb.weight, jb.key = [2]float64{w, w}, [2]float64{}
@@ -324,15 +339,33 @@ func (f *Fair) finish(j int32) {
 
 // unlist removes job j from p's scheduling order for kind k.
 func (f *Fair) unlist(p *fairPool, k replay.TaskKind, j int32) {
-	i := f.jobs[j].pos[k]
-	if i < 0 {
+	if !f.jobs[j].listed[k] {
 		return
 	}
-	p.list[k] = slices.Delete(p.list[k], int(i), int(i)+1)
-	for ; int(i) < len(p.list[k]); i++ {
-		f.jobs[p.list[k][i]].pos[k] = i
+	p.list[k] = slices.Delete(p.list[k], f.position(p, k, j), f.position(p, k, j)+1)
+	f.jobs[j].listed[k] = false
+}
+
+// position is the index of listed job j in p's order for kind k, found
+// by its listed key: the order is sorted by the listed keys, and holds
+// no job twice. Finding it so, rather than keeping every job's index,
+// lets a job move past many others (on an overloaded cluster, thousands
+// of jobs with no task running) without rewriting theirs.
+func (f *Fair) position(p *fairPool, k replay.TaskKind, j int32) int {
+	i, ok := slices.BinarySearchFunc(p.list[k], j, func(a, b int32) int { return f.compareListed(k, a, b) })
+	if !ok {
+		panic(fmt.Sprintf("fair: job %d missing from its pool's order", j))
 	}
-	f.jobs[j].pos[k] = -1
+	return i
+}
+
+// compareListed is compareJobs on the listed keys.
+func (f *Fair) compareListed(k replay.TaskKind, a, b int32) int {
+	ja, jb := &f.jobs[a], &f.jobs[b]
+	if ja.pool.cfg.Mode == pools.ModeFIFO {
+		return cmp.Or(cmp.Compare(jb.prio, ja.prio), cmp.Compare(ja.submit, jb.submit), cmp.Compare(a, b))
+	}
+	return cmp.Or(cmp.Compare(ja.listedKey[k], jb.listedKey[k]), cmp.Compare(ja.submit, jb.submit), cmp.Compare(a, b))
 }
 
 // launchable reports whether job j has a task of kind k it may launch:
@@ -350,17 +383,13 @@ func (f *Fair) launchable(k replay.TaskKind, j int32) bool {
 // loss, or past slow-start).
 func (f *Fair) relistJob(j int32, k replay.TaskKind) {
 	jb := &f.jobs[j]
-	if jb.pool == nil || jb.pos[k] >= 0 || !jb.runnable || !f.launchable(k, j) {
+	if jb.pool == nil || jb.listed[k] || !jb.runnable || !f.launchable(k, j) {
 		return
 	}
 	p := jb.pool
-	l := p.list[k]
-	i, _ := slices.BinarySearchFunc(l, j, func(a, b int32) int { return f.compareJobs(k, a, b) })
-	l = slices.Insert(l, i, j)
-	for ; i < len(l); i++ {
-		f.jobs[l[i]].pos[k] = int32(i)
-	}
-	p.list[k] = l
+	jb.listed[k], jb.listedKey[k] = true, jb.key[k]
+	i, _ := slices.BinarySearchFunc(p.list[k], j, func(a, b int32) int { return f.compareListed(k, a, b) })
+	p.list[k] = slices.Insert(p.list[k], i, j)
 }
 
 // changeRunning records that task t started (d = 1) or stopped (d = -1)
@@ -376,33 +405,25 @@ func (f *Fair) changeRunning(t replay.TaskRef, d int) {
 // fix moves job j to its place in a fair-mode pool's order after its
 // running count changed; the rest of the order is sorted.
 func (f *Fair) fix(p *fairPool, k replay.TaskKind, j int32) {
-	i := int(f.jobs[j].pos[k])
-	if i < 0 || p.cfg.Mode != pools.ModeFair {
+	jb := &f.jobs[j]
+	if !jb.listed[k] || p.cfg.Mode != pools.ModeFair || jb.listedKey[k] == jb.key[k] {
 		return
 	}
 	l := p.list[k]
-	for ; i > 0 && f.before(k, l[i], l[i-1]); i-- {
-		l[i], l[i-1] = l[i-1], l[i]
-		f.jobs[l[i]].pos[k] = int32(i)
-	}
-	for ; i+1 < len(l) && f.before(k, l[i+1], l[i]); i++ {
-		l[i], l[i+1] = l[i+1], l[i]
-		f.jobs[l[i]].pos[k] = int32(i)
-	}
-	f.jobs[j].pos[k] = int32(i)
-}
-
-// before is compareJobs(k, a, b) < 0 for a fair-mode pool, written out:
-// fix calls it for every step a job moves. Keys are never NaN.
-func (f *Fair) before(k replay.TaskKind, a, b int32) bool {
-	ja, jb := &f.jobs[a], &f.jobs[b]
+	i := f.position(p, k, j)
+	jb.listedKey[k] = jb.key[k]
+	cmpJ := func(a, b int32) int { return f.compareListed(k, a, b) }
 	switch {
-	case ja.key[k] != jb.key[k]:
-		return ja.key[k] < jb.key[k]
-	case ja.submit != jb.submit:
-		return ja.submit < jb.submit
+	case i > 0 && cmpJ(j, l[i-1]) < 0: // it moves forward, into l[:i]
+		to, _ := slices.BinarySearchFunc(l[:i], j, cmpJ)
+		copy(l[to+1:i+1], l[to:i])
+		l[to] = j
+	case i+1 < len(l) && cmpJ(l[i+1], j) < 0: // back, into l[i+1:]
+		to, _ := slices.BinarySearchFunc(l[i+1:], j, cmpJ)
+		to += i // its index once it has left i
+		copy(l[i:to], l[i+1:to+1])
+		l[to] = j
 	}
-	return a < b
 }
 
 // taskRatio is running/weight, with a zero weight last.

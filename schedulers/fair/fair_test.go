@@ -240,7 +240,7 @@ func TestFairDelaySchedulingRaisesLocality(t *testing.T) {
 
 // fairCheckCounts checks the policy's incremental state against the
 // engine's: running counts per pool and cluster-wide, and job orders
-// sorted with correct positions.
+// sorted, each job listed at its current key.
 func fairCheckCounts(t testing.TB, f *Fair, v *replay.View) {
 	var total [2]int
 	for _, p := range f.live {
@@ -254,9 +254,31 @@ func fairCheckCounts(t testing.TB, f *Fair, v *replay.View) {
 				t.Fatalf("at %v pool %s runs %d %ss, policy counts %d", v.Now(), p.cfg.Name, n, kind, p.running[k])
 			}
 			total[k] += n
+			d := 0
+			for _, j := range p.jobs {
+				if want := f.jobDemand(v, j, kind); f.jobs[j].demand[k] != want {
+					t.Fatalf("at %v job %d's %s demand is %d, want %d", v.Now(), j, kind, f.jobs[j].demand[k], want)
+				}
+				d += f.jobs[j].demand[k]
+			}
+			if d != p.liveDemand[k] {
+				t.Fatalf("at %v pool %s's %s demand is %d, its jobs' %d", v.Now(), p.cfg.Name, kind, p.liveDemand[k], d)
+			}
+			listed := 0
+			for _, j := range p.jobs {
+				if f.jobs[j].listed[k] {
+					listed++
+				}
+			}
+			if listed != len(p.list[k]) {
+				t.Fatalf("at %v pool %s has %d jobs listed for %ss, %d in its order", v.Now(), p.cfg.Name, listed, kind, len(p.list[k]))
+			}
 			for i, j := range p.list[k] {
-				if f.jobs[j].pos[k] != int32(i) {
-					t.Fatalf("at %v job %d at %d in pool %s's %s order has pos %d", v.Now(), j, i, p.cfg.Name, kind, f.jobs[j].pos[k])
+				if jb := &f.jobs[j]; !jb.listed[k] || p.cfg.Mode == pools.ModeFair && jb.listedKey[k] != jb.key[k] {
+					t.Fatalf("at %v job %d at %d in pool %s's %s order: listed %v at key %v, key %v", v.Now(), j, i, p.cfg.Name, kind, jb.listed[k], jb.listedKey[k], jb.key[k])
+				}
+				if f.position(p, kind, j) != i {
+					t.Fatalf("at %v job %d at %d in pool %s's %s order is found at %d", v.Now(), j, i, p.cfg.Name, kind, f.position(p, kind, j))
 				}
 				if i > 0 && f.compareJobs(kind, p.list[k][i-1], j) > 0 {
 					t.Fatalf("at %v pool %s's %s order is not sorted at %d", v.Now(), p.cfg.Name, kind, i)
@@ -291,7 +313,30 @@ func TestFairStateStaysConsistent(t *testing.T) {
 	for _, sized := range []string{"false", "true"} {
 		t.Run("size-based-weight="+sized, func(t *testing.T) {
 			f := newFair(t, map[string]string{"pools": pools, "preemption": "true", "size-based-weight": sized})
-			probe := &fairProbe{Fair: f, each: func(hb *replay.Heartbeat) { fairCheckCounts(t, f, hb.View) }}
+			// The demands of the last update, recorded after the
+			// heartbeat that made it (launches change no demand).
+			var seen uint32
+			atUpdate := map[int32][2]int{}
+			probe := &fairProbe{Fair: f, each: func(hb *replay.Heartbeat) {
+				fairCheckCounts(t, f, hb.View)
+				if f.updates != seen {
+					seen = f.updates
+					clear(atUpdate)
+					for _, j := range f.order {
+						atUpdate[j] = [2]int{f.jobDemand(hb.View, j, replay.Map), f.jobDemand(hb.View, j, replay.Reduce)}
+					}
+				}
+				for j, d := range atUpdate {
+					if f.jobs[j].pool == nil || !f.jobs[j].pool.live {
+						continue
+					}
+					for k := range 2 {
+						if got := f.demandAtUpdate(j, k); got != d[k] {
+							t.Fatalf("at %v job %d's demand at the last update %d, recorded %d", hb.Now(), j, got, d[k])
+						}
+					}
+				}
+			}}
 			r := replaytest.Run(t, tr, probe, replay.Config{Seed: 1, MTBF: 20000, MTTR: 300})
 			kills, lost := 0, 0
 			for _, j := range r.Jobs {

@@ -22,21 +22,19 @@ func (f *Fair) update(v *replay.View) {
 	}
 	f.dirty = false
 	f.nextUpdate = now + replay.Seconds(f.o.update)
+	f.updates++ // the jobs' demands now are those of this update
 	f.demand = [2]int{}
 	for _, p := range f.live {
 		for k := range 2 {
 			kind := replay.TaskKind(k)
-			p.demand[k] = 0
-			for _, j := range p.jobs {
-				jb := &f.jobs[j]
-				jb.demand[k] = f.jobDemand(v, j, kind)
-				if f.o.sizeWeight {
+			if f.o.sizeWeight {
+				for _, j := range p.jobs {
+					jb := &f.jobs[j]
 					jb.weight[k] = fairshare.PriorityWeight(jb.prio) * math.Log2(1+float64(jb.demand[k]))
 					jb.key[k] = taskRatio(v.Job(j).Running(kind), jb.weight[k])
 				}
-				p.demand[k] += jb.demand[k]
 			}
-			p.demand[k] = min(p.demand[k], p.maxSlots[k])
+			p.demand[k] = min(p.liveDemand[k], p.maxSlots[k])
 			f.demand[k] += p.demand[k]
 			if relist {
 				f.relist(p, kind)
@@ -75,25 +73,49 @@ func (f *Fair) updateRunnability() {
 			jb.pool.count++
 			jb.user.count++
 		}
+		f.refreshDemand(j)
 	}
+}
+
+// refreshDemand brings job j's demand, and its pool's sum, up to date,
+// keeping what it was at the last update the first time it changes.
+func (f *Fair) refreshDemand(j int32) {
+	jb := &f.jobs[j]
+	for k := range 2 {
+		d := f.jobDemand(f.v, j, replay.TaskKind(k))
+		if d == jb.demand[k] {
+			continue
+		}
+		if jb.snapAt != f.updates {
+			jb.snap, jb.snapAt = jb.demand, f.updates
+		}
+		jb.pool.liveDemand[k] += d - jb.demand[k]
+		jb.demand[k] = d
+	}
+}
+
+// demandAtUpdate is job j's demand of kind k at the last update.
+func (f *Fair) demandAtUpdate(j int32, k int) int {
+	if jb := &f.jobs[j]; jb.snapAt == f.updates {
+		return jb.snap[k]
+	}
+	return f.jobs[j].demand[k]
 }
 
 // relist rebuilds p's scheduling order of its runnable jobs for kind k
 // (those with a task to launch, see launchable).
 func (f *Fair) relist(p *fairPool, k replay.TaskKind) {
 	for _, j := range p.list[k] {
-		f.jobs[j].pos[k] = -1
+		f.jobs[j].listed[k] = false
 	}
 	l := p.list[k][:0]
 	for _, j := range p.jobs {
-		if f.jobs[j].runnable && f.launchable(k, j) {
+		if jb := &f.jobs[j]; jb.runnable && f.launchable(k, j) {
+			jb.listed[k], jb.listedKey[k] = true, jb.key[k]
 			l = append(l, j)
 		}
 	}
-	slices.SortFunc(l, func(a, b int32) int { return f.compareJobs(k, a, b) })
-	for i, j := range l {
-		f.jobs[j].pos[k] = int32(i)
-	}
+	slices.SortFunc(l, func(a, b int32) int { return f.compareListed(k, a, b) })
 	p.list[k] = l
 }
 
@@ -133,7 +155,7 @@ func (f *Fair) jobShares() {
 			s := f.scratch[:0]
 			for _, j := range p.jobs {
 				jb := &f.jobs[j]
-				s = append(s, fairshare.Schedulable{Weight: jb.weight[k], Demand: float64(jb.demand[k])})
+				s = append(s, fairshare.Schedulable{Weight: jb.weight[k], Demand: float64(f.demandAtUpdate(j, k))})
 			}
 			f.scratch = s
 			if p.cfg.Mode == pools.ModeFair {
