@@ -112,15 +112,15 @@ type fairOptions struct {
 type fairUser struct{ max, count int }
 
 type fairPool struct {
-	cfg        pools.PoolConfig
-	live       bool
-	jobs       []int32    // unfinished jobs in arrival order
-	list       [2][]int32 // runnable jobs in the pool's scheduling order
-	minShare   [2]int
-	maxSlots   [2]int
-	running    [2]int
-	demand     [2]int // at the last update
-	share      [2]float64
+	cfg      pools.PoolConfig
+	live     bool
+	jobs     []int32    // unfinished jobs in arrival order
+	list     [2][]int32 // runnable jobs in the pool's scheduling order
+	minShare [2]int
+	maxSlots [2]int
+	running  [2]int
+	demand   [2]int // at the last update
+	share    [2]float64
 	// liveDemand is the sum of its jobs' demands now, kept as they
 	// change, so that an update does not walk every job.
 	liveDemand [2]int
@@ -143,16 +143,16 @@ type fairJob struct {
 	demand [2]int
 	snap   [2]int
 	snapAt uint32
-	share    [2]float64
-	key      [2]float64 // running/weight, the fair-mode order's key
+	share  [2]float64
+	key    [2]float64 // running/weight, the fair-mode order's key
 	// listed says whether the job is in pool.list, at the key listedKey
 	// (its key when it was last placed there).
 	listed    [2]bool
 	listedKey [2]float64
-	submit   replay.Time
-	prio     int8
-	wait     delay.Wait // delay scheduling of its maps
-	tried    [2]uint32  // epoch at which it had nothing to launch
+	submit    replay.Time
+	prio      int8
+	wait      delay.Wait // delay scheduling of its maps
+	tried     [2]uint32  // epoch at which it had nothing to launch
 }
 
 var (
