@@ -80,6 +80,12 @@ type Oracle struct {
 	// few that no longer may, which serve turns down at no cost.
 	cand    [2][]int32
 	candVer [2]uint32
+	// ps: per kind, the candidates in a heap by running tasks then
+	// service order, current with cand (pick.go), and the jobs set
+	// aside during a fill.
+	pick    [2][]int32
+	pickVer [2]uint32
+	aside   []int32
 
 	// demand[k] holds per order position the job's demand of kind k (see
 	// oracleDemand), while demandVer[k] is orderVer; target[k] the slots
@@ -126,6 +132,9 @@ type oracleRank struct {
 	// remaining and attained say whether the remaining work (srpt) or the
 	// attained service (las) of every job must be tracked.
 	remaining, attained bool
+	// one says every job has the same key (ps): one group, whose
+	// candidates are kept in a heap (see pick.go).
+	one bool
 }
 
 type oracleOptions struct {
@@ -140,6 +149,7 @@ type oracleJob struct {
 	key    float64
 	pos    int32  // position in the order
 	tried  uint32 // epoch at which it could not use the node's slot
+	at     [2]int32 // ps: index in pick, -1 if none
 	live   bool   // arrived and not finished: in the order
 	queued bool   // in rekey
 	inCand [2]bool
@@ -186,6 +196,9 @@ func (o *Oracle) Name() string { return o.name }
 func (o *Oracle) Start(v *replay.View) error {
 	o.v = v
 	o.jobs = make([]oracleJob, v.Jobs())
+	for i := range o.jobs {
+		o.jobs[i].at = [2]int32{-1, -1}
+	}
 	o.suspendedOn = make([]int32, v.Nodes())
 	o.roomy = v.Nodes()
 	o.orderVer = 1 // nothing derived yet
@@ -305,6 +318,10 @@ func (o *Oracle) OnEvent(ev replay.Event, v *replay.View) {
 func (o *Oracle) update(j int32, k replay.TaskKind) {
 	jb := &o.jobs[j]
 	jv := o.v.Job(j)
+	pick := o.pickCurrent(k)
+	if pick {
+		o.pickFix(k, j) // its running tasks may have changed
+	}
 	if d := oracleDemand(jv, k); d != jb.demand[k] {
 		jb.demand[k] = d
 		o.targetStale[k], o.wishStale[k] = true, true
@@ -326,8 +343,14 @@ func (o *Oracle) update(j int32, k replay.TaskKind) {
 	switch {
 	case in && !found:
 		o.cand[k] = slices.Insert(c, i, j)
+		if pick {
+			o.pickAdd(k, j)
+		}
 	case !in && found:
 		o.cand[k] = slices.Delete(c, i, i+1)
+		if pick {
+			o.pickRemove(k, j)
+		}
 	}
 }
 

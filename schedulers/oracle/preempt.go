@@ -162,10 +162,18 @@ func (o *Oracle) preempt(hb *replay.Heartbeat, k replay.TaskKind) error {
 		if !ok || !victim.Frees(hb, v, needy, k) {
 			return nil
 		}
-		if ok, err := victim.Evict(hb, v, o.o.preempt[k]); err != nil || !ok {
+		ok, err := victim.Evict(hb, v, o.o.preempt[k])
+		if o.pickCurrent(k) {
+			o.pickFix(k, v.Job) // its running tasks fell
+		}
+		if err != nil || !ok {
 			return err
 		}
-		if ok, err := o.serve(hb, k, needy); err != nil || !ok {
+		ok, err = o.serve(hb, k, needy)
+		if o.pickCurrent(k) {
+			o.pickFix(k, needy)
+		}
+		if err != nil || !ok {
 			return err
 		}
 	}

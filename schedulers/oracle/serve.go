@@ -33,8 +33,14 @@ func (o *Oracle) OnHeartbeat(hb *replay.Heartbeat) error {
 func (o *Oracle) fill(hb *replay.Heartbeat, k replay.TaskKind) error {
 	o.epoch++
 	cand := o.candidates(k)
+	if o.rank.one && !o.pickCurrent(k) {
+		o.rebuildPick(k)
+	}
 	if o.verify != nil {
 		o.verify(o, hb.View, hb, "fill", k)
+	}
+	if o.rank.one {
+		return o.fillOne(hb, k)
 	}
 	for lo, hi := 0, 0; lo < len(cand) && hb.Free(k) > 0; {
 		if hi <= lo { // the group's candidates are cand[lo:hi]

@@ -156,6 +156,31 @@ func (c *upkeepChecker) check(o *Oracle, v *replay.View, hb *replay.Heartbeat, w
 				c.fail("%v: job %d may use a %v slot but is not a candidate (%v)", now, j, k, cand)
 			}
 		}
+		if o.rank.one {
+			// ps's heap: the candidates, each at its index, in heap order,
+			// its root the candidate the scan over them would pick.
+			h := o.pick[k]
+			if len(h) != len(cand) {
+				c.fail("%v: %v heap of %d jobs, %d candidates", now, k, len(h), len(cand))
+			}
+			for i, j := range h {
+				if !slices.Contains(cand, j) || o.jobs[j].at[k] != int32(i) {
+					c.fail("%v: %v heap holds job %d at %d (its index %d)", now, k, j, i, o.jobs[j].at[k])
+				}
+				if i > 0 && o.pickLess(k, j, h[(i-1)/2]) {
+					c.fail("%v: %v heap out of order at %d", now, k, i)
+				}
+			}
+			best := int32(-1)
+			for _, j := range cand {
+				if best < 0 || o.pickLess(k, j, best) {
+					best = j
+				}
+			}
+			if len(h) > 0 && h[0] != best {
+				c.fail("%v: %v heap's root %d, the scan's pick %d", now, k, h[0], best)
+			}
+		}
 	case "targets":
 		want := refTargets(o, v, k)
 		if !slices.Equal(o.target[k], want) {

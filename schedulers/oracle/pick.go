@@ -1,0 +1,141 @@
+package oracle
+
+import "sojourn/replay"
+
+// Under ps every job has the same key, so the order is one group, and
+// fill gives each free slot to the candidate with the fewest running
+// tasks of the kind, then the least recently served. Scanning every
+// candidate for each slot costs the backlog per slot; on an overloaded
+// cluster that is thousands of jobs. So ps keeps its candidates in a heap
+// by that rule: the keys are read live (the engine's running counts), and
+// every change of one is followed by a fix of its job's place (at the
+// job's events, through update, and after fill serves it), so the root
+// is the candidate the scan would pick. A candidate that turns the slot
+// down is set aside for the rest of the fill, as the scan skips it.
+
+// pickLess orders ps candidates of kind k: fewer running tasks first,
+// then the one served longer ago (service numbers are distinct).
+func (o *Oracle) pickLess(k replay.TaskKind, a, b int32) bool {
+	ra, rb := o.v.Job(a).Running(k), o.v.Job(b).Running(k)
+	return ra < rb || ra == rb && o.jobs[a].served < o.jobs[b].served
+}
+
+// pickCurrent reports whether the heap of kind k holds exactly the
+// candidates.
+func (o *Oracle) pickCurrent(k replay.TaskKind) bool {
+	return o.rank.one && !o.reorder && o.candVer[k] == o.orderVer && o.pickVer[k] == o.orderVer
+}
+
+// rebuildPick makes the heap of kind k from the candidates.
+func (o *Oracle) rebuildPick(k replay.TaskKind) {
+	for _, j := range o.pick[k] {
+		o.jobs[j].at[k] = -1
+	}
+	h := append(o.pick[k][:0], o.cand[k]...)
+	for i, j := range h {
+		o.jobs[j].at[k] = int32(i)
+	}
+	o.pick[k], o.pickVer[k] = h, o.orderVer
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		o.pickDown(k, i)
+	}
+}
+
+func (o *Oracle) pickSwap(k replay.TaskKind, i, j int) {
+	h := o.pick[k]
+	h[i], h[j] = h[j], h[i]
+	o.jobs[h[i]].at[k], o.jobs[h[j]].at[k] = int32(i), int32(j)
+}
+
+func (o *Oracle) pickUp(k replay.TaskKind, i int) {
+	h := o.pick[k]
+	for i > 0 {
+		p := (i - 1) / 2
+		if !o.pickLess(k, h[i], h[p]) {
+			return
+		}
+		o.pickSwap(k, i, p)
+		i = p
+	}
+}
+
+func (o *Oracle) pickDown(k replay.TaskKind, i int) {
+	h := o.pick[k]
+	for {
+		c := 2*i + 1
+		if c >= len(h) {
+			return
+		}
+		if c+1 < len(h) && o.pickLess(k, h[c+1], h[c]) {
+			c++
+		}
+		if !o.pickLess(k, h[c], h[i]) {
+			return
+		}
+		o.pickSwap(k, i, c)
+		i = c
+	}
+}
+
+// pickFix restores job j's place after its key changed.
+func (o *Oracle) pickFix(k replay.TaskKind, j int32) {
+	if i := int(o.jobs[j].at[k]); i >= 0 {
+		o.pickUp(k, i)
+		o.pickDown(k, int(o.jobs[j].at[k]))
+	}
+}
+
+// pickAdd and pickRemove follow the candidates.
+func (o *Oracle) pickAdd(k replay.TaskKind, j int32) {
+	o.jobs[j].at[k] = int32(len(o.pick[k]))
+	o.pick[k] = append(o.pick[k], j)
+	o.pickUp(k, len(o.pick[k])-1)
+}
+
+func (o *Oracle) pickRemove(k replay.TaskKind, j int32) {
+	i := int(o.jobs[j].at[k])
+	if i < 0 {
+		return
+	}
+	last := len(o.pick[k]) - 1
+	if i != last {
+		o.pickSwap(k, i, last)
+	}
+	o.pick[k] = o.pick[k][:last]
+	o.jobs[j].at[k] = -1
+	if i != last {
+		o.pickFix(k, o.pick[k][i])
+	}
+}
+
+// fillOne is fill for ps: each free slot to the heap's root, the
+// candidates that turn it down set aside until the fill ends.
+func (o *Oracle) fillOne(hb *replay.Heartbeat, k replay.TaskKind) error {
+	aside := o.aside[:0]
+	defer func() {
+		for _, j := range aside {
+			o.pickAdd(k, j)
+		}
+		o.aside = aside[:0]
+	}()
+	for hb.Free(k) > 0 && len(o.pick[k]) > 0 {
+		best := o.pick[k][0]
+		ok, err := o.serve(hb, k, best)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			o.jobs[best].tried = o.epoch
+			o.pickRemove(k, best)
+			aside = append(aside, best)
+			continue
+		}
+		o.served++
+		o.jobs[best].served = o.served
+		o.pickFix(k, best)
+		if other := 1 - k; o.pickCurrent(other) {
+			o.pickFix(other, best) // the service order is both kinds'
+		}
+	}
+	return nil
+}
