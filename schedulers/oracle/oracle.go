@@ -147,11 +147,11 @@ type oracleOptions struct {
 type oracleJob struct {
 	// what heartbeats read first, together
 	key    float64
-	pos    int32  // position in the order
-	tried  uint32 // epoch at which it could not use the node's slot
+	pos    int32    // position in the order
+	tried  uint32   // epoch at which it could not use the node's slot
 	at     [2]int32 // ps: index in pick, -1 if none
-	live   bool   // arrived and not finished: in the order
-	queued bool   // in rekey
+	live   bool     // arrived and not finished: in the order
+	queued bool     // in rekey
 	inCand [2]bool
 	demand [2]int32 // running, suspended and launchable tasks, at its last event
 	// srpt: the time key was computed at (-1: an event changed it since),
