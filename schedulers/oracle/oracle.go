@@ -80,9 +80,9 @@ type Oracle struct {
 	// few that no longer may, which serve turns down at no cost.
 	cand    [2][]int32
 	candVer [2]uint32
-	// ps: per kind, the candidates in a heap by running tasks then
-	// service order, current with cand (pick.go), and the jobs set
-	// aside during a fill.
+	// Shared ranks: per kind, the candidates of the first group in a heap
+	// by running tasks then service order, current with cand (pick.go),
+	// and the jobs set aside during a fill.
 	pick    [2][]int32
 	pickVer [2]uint32
 	aside   []int32
@@ -132,9 +132,6 @@ type oracleRank struct {
 	// remaining and attained say whether the remaining work (srpt) or the
 	// attained service (las) of every job must be tracked.
 	remaining, attained bool
-	// one says every job has the same key (ps): one group, whose
-	// candidates are kept in a heap (see pick.go).
-	one bool
 }
 
 type oracleOptions struct {
@@ -149,7 +146,7 @@ type oracleJob struct {
 	key    float64
 	pos    int32    // position in the order
 	tried  uint32   // epoch at which it could not use the node's slot
-	at     [2]int32 // ps: index in pick, -1 if none
+	at     [2]int32 // shared ranks: index in pick, -1 if none
 	live   bool     // arrived and not finished: in the order
 	queued bool     // in rekey
 	inCand [2]bool
@@ -344,12 +341,12 @@ func (o *Oracle) update(j int32, k replay.TaskKind) {
 	case in && !found:
 		o.cand[k] = slices.Insert(c, i, j)
 		if pick {
-			o.pickAdd(k, j)
+			o.pickJoined(k, j, i)
 		}
 	case !in && found:
 		o.cand[k] = slices.Delete(c, i, i+1)
 		if pick {
-			o.pickRemove(k, j)
+			o.pickLeft(k, j)
 		}
 	}
 }

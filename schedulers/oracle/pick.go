@@ -2,18 +2,21 @@ package oracle
 
 import "sojourn/replay"
 
-// Under ps every job has the same key, so the order is one group, and
-// fill gives each free slot to the candidate with the fewest running
-// tasks of the kind, then the least recently served. Scanning every
-// candidate for each slot costs the backlog per slot; on an overloaded
-// cluster that is thousands of jobs. So ps keeps its candidates in a heap
+// Under the shared ranks (las, ps), fill gives each free slot to the job
+// of the first group (equal keys) with the fewest running tasks of the
+// kind, then the least recently served. Scanning the group for each slot
+// costs its size per slot, and on an overloaded cluster the first group
+// (under ps every job; under las those with the least service) holds
+// thousands of jobs. So the first group's candidates are kept in a heap
 // by that rule: the keys are read live (the engine's running counts), and
 // every change of one is followed by a fix of its job's place (at the
-// job's events, through update, and after fill serves it), so the root
-// is the candidate the scan would pick. A candidate that turns the slot
-// down is set aside for the rest of the fill, as the scan skips it.
+// job's events, through update; after fill serves it, in both kinds'
+// heaps, since the service order is shared; after preemption evicts from
+// or serves it), so the root is the candidate the scan would pick. A
+// candidate that turns the slot down is set aside for the rest of the
+// fill, as the scan skips it. The later groups are scanned as before.
 
-// pickLess orders ps candidates of kind k: fewer running tasks first,
+// pickLess orders the candidates of a group of kind k: fewer running tasks first,
 // then the one served longer ago (service numbers are distinct).
 func (o *Oracle) pickLess(k replay.TaskKind, a, b int32) bool {
 	ra, rb := o.v.Job(a).Running(k), o.v.Job(b).Running(k)
@@ -21,17 +24,23 @@ func (o *Oracle) pickLess(k replay.TaskKind, a, b int32) bool {
 }
 
 // pickCurrent reports whether the heap of kind k holds exactly the
-// candidates.
+// candidates of the first group.
 func (o *Oracle) pickCurrent(k replay.TaskKind) bool {
-	return o.rank.one && !o.reorder && o.candVer[k] == o.orderVer && o.pickVer[k] == o.orderVer
+	return o.rank.shared && !o.reorder && o.candVer[k] == o.orderVer && o.pickVer[k] == o.orderVer
 }
 
-// rebuildPick makes the heap of kind k from the candidates.
+// rebuildPick makes the heap of kind k from the candidates of the first
+// group.
 func (o *Oracle) rebuildPick(k replay.TaskKind) {
 	for _, j := range o.pick[k] {
 		o.jobs[j].at[k] = -1
 	}
-	h := append(o.pick[k][:0], o.cand[k]...)
+	c := o.cand[k]
+	n := 0
+	for n < len(c) && o.jobs[c[n]].key == o.jobs[c[0]].key {
+		n++
+	}
+	h := append(o.pick[k][:0], c[:n]...)
 	for i, j := range h {
 		o.jobs[j].at[k] = int32(i)
 	}
@@ -85,7 +94,34 @@ func (o *Oracle) pickFix(k replay.TaskKind, j int32) {
 	}
 }
 
-// pickAdd and pickRemove follow the candidates.
+// pickJoined follows job j's entry into the candidates, at index i: it
+// joins the first group, or a later one, or makes a new first group, in
+// which case the heap is made again at the next fill.
+func (o *Oracle) pickJoined(k replay.TaskKind, j int32, i int) {
+	c := o.cand[k]
+	switch key := o.jobs[j].key; {
+	case i > 0 && key != o.jobs[c[0]].key: // a later group
+	case i == 0 && (len(c) == 1 || key != o.jobs[c[1]].key): // a group of its own, first
+		o.pickVer[k] = 0
+	default:
+		o.pickAdd(k, j)
+	}
+}
+
+// pickLeft follows job j's leaving the candidates. When the first group
+// has none left, the next becomes first, and the heap is made again at
+// the next fill.
+func (o *Oracle) pickLeft(k replay.TaskKind, j int32) {
+	if o.jobs[j].at[k] < 0 {
+		return
+	}
+	o.pickRemove(k, j)
+	if len(o.pick[k]) == 0 {
+		o.pickVer[k] = 0
+	}
+}
+
+// pickAdd and pickRemove put a job in the heap and take it out.
 func (o *Oracle) pickAdd(k replay.TaskKind, j int32) {
 	o.jobs[j].at[k] = int32(len(o.pick[k]))
 	o.pick[k] = append(o.pick[k], j)
@@ -108,9 +144,10 @@ func (o *Oracle) pickRemove(k replay.TaskKind, j int32) {
 	}
 }
 
-// fillOne is fill for ps: each free slot to the heap's root, the
-// candidates that turn it down set aside until the fill ends.
-func (o *Oracle) fillOne(hb *replay.Heartbeat, k replay.TaskKind) error {
+// fillFirst is fill's part for the first group: each free slot to the
+// heap's root, the candidates that turn it down set aside, and back in
+// the heap when the group has none left or the slots are gone.
+func (o *Oracle) fillFirst(hb *replay.Heartbeat, k replay.TaskKind) error {
 	aside := o.aside[:0]
 	defer func() {
 		for _, j := range aside {

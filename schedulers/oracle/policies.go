@@ -106,6 +106,6 @@ var PS = policy.Policy{
 		if err != nil {
 			return nil, err
 		}
-		return &Oracle{name: PSName, o: o, rank: oracleRank{shared: true, one: true, key: func(*Oracle, int32) float64 { return 0 }}}, nil
+		return &Oracle{name: PSName, o: o, rank: oracleRank{shared: true, key: func(*Oracle, int32) float64 { return 0 }}}, nil
 	},
 }

@@ -33,16 +33,21 @@ func (o *Oracle) OnHeartbeat(hb *replay.Heartbeat) error {
 func (o *Oracle) fill(hb *replay.Heartbeat, k replay.TaskKind) error {
 	o.epoch++
 	cand := o.candidates(k)
-	if o.rank.one && !o.pickCurrent(k) {
+	if o.rank.shared && !o.pickCurrent(k) {
 		o.rebuildPick(k)
 	}
 	if o.verify != nil {
 		o.verify(o, hb.View, hb, "fill", k)
 	}
-	if o.rank.one {
-		return o.fillOne(hb, k)
+	start := 0
+	if o.rank.shared {
+		// The first group from its heap, then the others by scanning.
+		if err := o.fillFirst(hb, k); err != nil {
+			return err
+		}
+		start = len(o.pick[k])
 	}
-	for lo, hi := 0, 0; lo < len(cand) && hb.Free(k) > 0; {
+	for lo, hi := start, start; lo < len(cand) && hb.Free(k) > 0; {
 		if hi <= lo { // the group's candidates are cand[lo:hi]
 			hi = lo + 1
 			for o.rank.shared && hi < len(cand) && o.jobs[cand[hi]].key == o.jobs[cand[lo]].key {
@@ -75,6 +80,9 @@ func (o *Oracle) fill(hb *replay.Heartbeat, k replay.TaskKind) error {
 		} else {
 			o.served++
 			o.jobs[best].served = o.served
+			if other := 1 - k; o.pickCurrent(other) {
+				o.pickFix(other, best) // the service order is both kinds'
+			}
 		}
 	}
 	return nil

@@ -156,15 +156,20 @@ func (c *upkeepChecker) check(o *Oracle, v *replay.View, hb *replay.Heartbeat, w
 				c.fail("%v: job %d may use a %v slot but is not a candidate (%v)", now, j, k, cand)
 			}
 		}
-		if o.rank.one {
-			// ps's heap: the candidates, each at its index, in heap order,
-			// its root the candidate the scan over them would pick.
+		if o.rank.shared {
+			// The heap: the candidates of the first group, each at its
+			// index, in heap order, its root the candidate the scan over
+			// them would pick.
+			first := 0
+			for first < len(cand) && o.jobs[cand[first]].key == o.jobs[cand[0]].key {
+				first++
+			}
 			h := o.pick[k]
-			if len(h) != len(cand) {
-				c.fail("%v: %v heap of %d jobs, %d candidates", now, k, len(h), len(cand))
+			if len(h) != first {
+				c.fail("%v: %v heap of %d jobs, %d candidates in the first group", now, k, len(h), first)
 			}
 			for i, j := range h {
-				if !slices.Contains(cand, j) || o.jobs[j].at[k] != int32(i) {
+				if !slices.Contains(cand[:first], j) || o.jobs[j].at[k] != int32(i) {
 					c.fail("%v: %v heap holds job %d at %d (its index %d)", now, k, j, i, o.jobs[j].at[k])
 				}
 				if i > 0 && o.pickLess(k, j, h[(i-1)/2]) {
@@ -172,7 +177,7 @@ func (c *upkeepChecker) check(o *Oracle, v *replay.View, hb *replay.Heartbeat, w
 				}
 			}
 			best := int32(-1)
-			for _, j := range cand {
+			for _, j := range cand[:first] {
 				if best < 0 || o.pickLess(k, j, best) {
 					best = j
 				}
