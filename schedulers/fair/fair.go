@@ -359,13 +359,24 @@ func (f *Fair) position(p *fairPool, k replay.TaskKind, j int32) int {
 	return i
 }
 
-// compareListed is compareJobs on the listed keys.
+// compareListed is compareJobs on the listed keys, written out for the
+// binary searches of every launch and finish (keys are never NaN).
 func (f *Fair) compareListed(k replay.TaskKind, a, b int32) int {
 	ja, jb := &f.jobs[a], &f.jobs[b]
 	if ja.pool.cfg.Mode == pools.ModeFIFO {
 		return cmp.Or(cmp.Compare(jb.prio, ja.prio), cmp.Compare(ja.submit, jb.submit), cmp.Compare(a, b))
 	}
-	return cmp.Or(cmp.Compare(ja.listedKey[k], jb.listedKey[k]), cmp.Compare(ja.submit, jb.submit), cmp.Compare(a, b))
+	switch {
+	case ja.listedKey[k] < jb.listedKey[k]:
+		return -1
+	case ja.listedKey[k] > jb.listedKey[k]:
+		return 1
+	case ja.submit < jb.submit:
+		return -1
+	case ja.submit > jb.submit:
+		return 1
+	}
+	return int(a - b)
 }
 
 // launchable reports whether job j has a task of kind k it may launch:
