@@ -94,6 +94,7 @@ type Oracle struct {
 	demand      [2][]int32
 	demandVer   [2]uint32
 	target      [2][]int32
+	targetEnd   [2]int32 // one past the last position with a target above 0
 	targetVer   [2]uint32
 	targetStale [2]bool
 	targetSlots [2]int32

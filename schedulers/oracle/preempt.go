@@ -57,6 +57,11 @@ func (o *Oracle) targets(v *replay.View, k replay.TaskKind) []int32 {
 				budget -= waterLevel(d, budget, target[lo:hi], by)
 			}
 		}
+		end := len(target)
+		for end > 0 && target[end-1] == 0 {
+			end--
+		}
+		o.targetEnd[k] = int32(end)
 	}
 	if o.verify != nil {
 		o.verify(o, v, nil, "targets", k)
@@ -185,6 +190,9 @@ func (o *Oracle) preempt(hb *replay.Heartbeat, k replay.TaskKind) error {
 func (o *Oracle) needy(hb *replay.Heartbeat, k replay.TaskKind) int32 {
 	target := o.targets(hb.View, k)
 	for _, j := range o.candidates(k) {
+		if o.jobs[j].pos >= o.targetEnd[k] {
+			break // the rest are in order after the last job with a target
+		}
 		if target[o.jobs[j].pos] <= int32(hb.Job(j).Running(k)) {
 			continue
 		}
