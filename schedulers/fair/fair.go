@@ -342,7 +342,8 @@ func (f *Fair) unlist(p *fairPool, k replay.TaskKind, j int32) {
 	if !f.jobs[j].listed[k] {
 		return
 	}
-	p.list[k] = slices.Delete(p.list[k], f.position(p, k, j), f.position(p, k, j)+1)
+	i := f.position(p, k, j)
+	p.list[k] = slices.Delete(p.list[k], i, i+1)
 	f.jobs[j].listed[k] = false
 }
 
@@ -359,8 +360,11 @@ func (f *Fair) position(p *fairPool, k replay.TaskKind, j int32) int {
 	return i
 }
 
-// compareListed is compareJobs on the listed keys, written out for the
-// binary searches of every launch and finish (keys are never NaN).
+// compareListed orders the jobs of a pool: FIFO order in fifo mode;
+// FairShareComparator in fair mode, where a job's minimum share is 0, so
+// by running/weight (as listed: see fairJob.listedKey), then submit
+// time, then trace order. Written out for the binary searches of every
+// launch and finish (keys are never NaN).
 func (f *Fair) compareListed(k replay.TaskKind, a, b int32) int {
 	ja, jb := &f.jobs[a], &f.jobs[b]
 	if ja.pool.cfg.Mode == pools.ModeFIFO {
@@ -443,17 +447,6 @@ func taskRatio(running int, weight float64) float64 {
 		return math.Inf(1)
 	}
 	return float64(running) / weight
-}
-
-// compareJobs orders the jobs of a pool: FIFO order in fifo mode;
-// FairShareComparator in fair mode, where a job's minimum share is 0, so
-// by running/weight, then submit time, then trace order.
-func (f *Fair) compareJobs(k replay.TaskKind, a, b int32) int {
-	ja, jb := &f.jobs[a], &f.jobs[b]
-	if ja.pool.cfg.Mode == pools.ModeFIFO {
-		return cmp.Or(cmp.Compare(jb.prio, ja.prio), cmp.Compare(ja.submit, jb.submit), cmp.Compare(a, b))
-	}
-	return cmp.Or(cmp.Compare(ja.key[k], jb.key[k]), cmp.Compare(ja.submit, jb.submit), cmp.Compare(a, b))
 }
 
 // comparePools is FairShareComparator on pools: needy pools (running below

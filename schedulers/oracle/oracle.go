@@ -316,10 +316,8 @@ func (o *Oracle) OnEvent(ev replay.Event, v *replay.View) {
 func (o *Oracle) update(j int32, k replay.TaskKind) {
 	jb := &o.jobs[j]
 	jv := o.v.Job(j)
+	o.repick(k, j) // its running tasks may have changed
 	pick := o.pickCurrent(k)
-	if pick {
-		o.pickFix(k, j) // its running tasks may have changed
-	}
 	if d := oracleDemand(jv, k); d != jb.demand[k] {
 		jb.demand[k] = d
 		o.targetStale[k], o.wishStale[k] = true, true

@@ -16,8 +16,9 @@ import "sojourn/replay"
 // candidate that turns the slot down is set aside for the rest of the
 // fill, as the scan skips it. The later groups are scanned as before.
 
-// pickLess orders the candidates of a group of kind k: fewer running tasks first,
-// then the one served longer ago (service numbers are distinct).
+// pickLess orders the candidates of a group of kind k, for fill's scan
+// and its heap: fewer running tasks first, then the one served longer ago
+// (service numbers are distinct).
 func (o *Oracle) pickLess(k replay.TaskKind, a, b int32) bool {
 	ra, rb := o.v.Job(a).Running(k), o.v.Job(b).Running(k)
 	return ra < rb || ra == rb && o.jobs[a].served < o.jobs[b].served
@@ -167,12 +168,26 @@ func (o *Oracle) fillFirst(hb *replay.Heartbeat, k replay.TaskKind) error {
 			aside = append(aside, best)
 			continue
 		}
-		o.served++
-		o.jobs[best].served = o.served
-		o.pickFix(k, best)
-		if other := 1 - k; o.pickCurrent(other) {
-			o.pickFix(other, best) // the service order is both kinds'
-		}
+		o.noteServed(best)
 	}
 	return nil
+}
+
+// noteServed records that job j was given a slot: it goes last in the
+// service order, which both kinds share, so its place in both heaps
+// follows (with its running tasks in the slot's kind).
+func (o *Oracle) noteServed(j int32) {
+	o.served++
+	o.jobs[j].served = o.served
+	o.repick(replay.Map, j)
+	o.repick(replay.Reduce, j)
+}
+
+// repick restores job j's place in the heap of kind k after its running
+// tasks or service changed, if the heap is current (otherwise it is made
+// again before its next use).
+func (o *Oracle) repick(k replay.TaskKind, j int32) {
+	if o.pickCurrent(k) {
+		o.pickFix(k, j)
+	}
 }

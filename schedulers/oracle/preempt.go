@@ -168,16 +168,12 @@ func (o *Oracle) preempt(hb *replay.Heartbeat, k replay.TaskKind) error {
 			return nil
 		}
 		ok, err := victim.Evict(hb, v, o.o.preempt[k])
-		if o.pickCurrent(k) {
-			o.pickFix(k, v.Job) // its running tasks fell
-		}
+		o.repick(k, v.Job) // its running tasks fell
 		if err != nil || !ok {
 			return err
 		}
 		ok, err = o.serve(hb, k, needy)
-		if o.pickCurrent(k) {
-			o.pickFix(k, needy)
-		}
+		o.repick(k, needy)
 		if err != nil || !ok {
 			return err
 		}

@@ -63,7 +63,7 @@ func (o *Oracle) fill(hb *replay.Heartbeat, k replay.TaskKind) error {
 				best = j
 				continue
 			}
-			if rj, rb := hb.Job(j).Running(k), hb.Job(best).Running(k); rj < rb || rj == rb && o.jobs[j].served < o.jobs[best].served {
+			if o.pickLess(k, j, best) {
 				best = j
 			}
 		}
@@ -78,11 +78,7 @@ func (o *Oracle) fill(hb *replay.Heartbeat, k replay.TaskKind) error {
 		if !ok {
 			o.jobs[best].tried = o.epoch
 		} else {
-			o.served++
-			o.jobs[best].served = o.served
-			if other := 1 - k; o.pickCurrent(other) {
-				o.pickFix(other, best) // the service order is both kinds'
-			}
+			o.noteServed(best)
 		}
 	}
 	return nil

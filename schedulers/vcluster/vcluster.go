@@ -227,10 +227,16 @@ func (vc *Cluster) NextCompletion() (at float64, known bool) {
 	if vc.dirty {
 		return 0, false
 	}
+	return vc.nextFinish(), true
+}
+
+// nextFinish is the finish time of the first job in the Order not yet
+// finished, +Inf if none: settle keeps it in place.
+func (vc *Cluster) nextFinish() float64 {
 	if vc.next < vc.final {
-		return vc.jobs[vc.orderKeys[vc.next].i].finish, true
+		return vc.jobs[vc.orderKeys[vc.next].i].finish
 	}
-	return math.Inf(1), true
+	return math.Inf(1)
 }
 
 // Advance ages every job up to time now, recording each virtual completion
@@ -284,10 +290,7 @@ func (vc *Cluster) settle() {
 	for vc.seg+1 < len(vc.segT) && vc.segT[vc.seg+1] <= vc.now {
 		vc.seg++
 	}
-	vc.due = math.Inf(1)
-	if vc.next < vc.final {
-		vc.due = vc.jobs[vc.orderKeys[vc.next].i].finish
-	}
+	vc.due = vc.nextFinish()
 	if vc.seg+1 < len(vc.segT) {
 		vc.due = min(vc.due, vc.segT[vc.seg+1])
 	}
@@ -331,8 +334,10 @@ func (vc *Cluster) Finished(id int64) (at float64, seq int, ok bool) {
 // with cap 0), or its recorded finish time if it has finished.
 func (vc *Cluster) ProjectedFinish(id int64) float64 {
 	vc.ensure()
-	j := vc.find(id)
-	for vc.st[vc.position(id)] != stDone && !vc.sw.done {
+	// find panics on an unknown id; a capped job's finish is set when it
+	// is capped, a level job's when the sweep reaches it.
+	j, i := vc.find(id), vc.position(id)
+	for vc.st[i] == stLevel && !vc.sw.done {
 		vc.step()
 	}
 	return j.finish
@@ -341,10 +346,7 @@ func (vc *Cluster) ProjectedFinish(id int64) float64 {
 // NextEvent returns the time of the next virtual completion, or +Inf.
 func (vc *Cluster) NextEvent() float64 {
 	vc.ensure()
-	if vc.next < vc.final {
-		return vc.jobs[vc.orderKeys[vc.next].i].finish
-	}
-	return math.Inf(1)
+	return vc.nextFinish()
 }
 
 // Order appends every job id to dst and returns it: virtually finished jobs
