@@ -40,8 +40,9 @@ func (a easyCand) before(b easyCand) bool {
 
 // OnHeartbeat implements replay.Scheduler: for each kind, rounds over the
 // admitted jobs in decreasing deficit, one task per job per round, until
-// the node's slots are full or no job can use them. The first round takes
-// the jobs from a heap, since it usually stops after a few.
+// the node's slots are full or no job can use them. The first round's
+// first job is found by a scan, since a heartbeat mostly has one slot to
+// fill; the rest of the round takes the jobs from a heap.
 func (e *Easy) OnHeartbeat(hb *replay.Heartbeat) error {
 	e.v = hb.View
 	e.clock.Credit(hb, func(j int32) *delay.Wait { return &e.jobs[j].wait })
@@ -51,28 +52,45 @@ func (e *Easy) OnHeartbeat(hb *replay.Heartbeat) error {
 		if hb.Free(k) == 0 {
 			continue
 		}
-		h := e.heap[:0]
-		for _, p := range e.tl.ready[k].list {
-			h = append(h, easyCand{e.tl.def[k][p], p})
-		}
-		for i := len(h)/2 - 1; i >= 0; i-- {
-			easyDown(h, i)
-		}
 		next := e.cands[:0]
-		for hb.Free(k) > 0 && len(h) > 0 {
-			j := e.admitted[h[0].pos]
-			h[0] = h[len(h)-1]
-			h = h[:len(h)-1]
-			easyDown(h, 0)
+		launch := func(j int32) error {
 			ok, err := e.launchTracked(hb, k, j)
-			if err != nil {
-				return err
-			}
-			if ok && hb.Job(j).Launchable(k) {
+			if ok && err == nil && hb.Job(j).Launchable(k) {
 				next = append(next, j)
 			}
+			return err
 		}
-		e.heap = h
+		def := e.tl.def[k]
+		first, any := firstCand(e.tl.ready[k].list, def)
+		if any {
+			if err := launch(e.admitted[first.pos]); err != nil {
+				return err
+			}
+		}
+		if any && hb.Free(k) > 0 {
+			// The rest of the round: the ready jobs after the first, as
+			// they were before its launch (which changes no other job's
+			// readiness or deficit).
+			h := e.heap[:0]
+			for _, p := range e.tl.ready[k].list {
+				if c := (easyCand{def[p], p}); first.before(c) {
+					h = append(h, c)
+				}
+			}
+			for i := len(h)/2 - 1; i >= 0; i-- {
+				easyDown(h, i)
+			}
+			for hb.Free(k) > 0 && len(h) > 0 {
+				j := e.admitted[h[0].pos]
+				h[0] = h[len(h)-1]
+				h = h[:len(h)-1]
+				easyDown(h, 0)
+				if err := launch(j); err != nil {
+					return err
+				}
+			}
+			e.heap = h
+		}
 		cands := next
 		for hb.Free(k) > 0 && len(cands) > 0 {
 			next := cands[:0]
@@ -94,6 +112,21 @@ func (e *Easy) OnHeartbeat(hb *replay.Heartbeat) error {
 	}
 	e.snapshot(hb.View)
 	return nil
+}
+
+// firstCand returns the candidate first in the heartbeat's order among
+// the places in ready, with their deficits in def.
+func firstCand(ready []int32, def []float64) (easyCand, bool) {
+	if len(ready) == 0 {
+		return easyCand{}, false
+	}
+	best := easyCand{def[ready[0]], ready[0]}
+	for _, p := range ready[1:] {
+		if c := (easyCand{def[p], p}); c.before(best) {
+			best = c
+		}
+	}
+	return best, true
 }
 
 // easyDown sifts h[i] down the heap ordered by before.
