@@ -73,6 +73,7 @@ type Engine struct {
 
 	now        Time
 	q          eventQueue
+	touched    int32 // a sum kept only so that touchTasks' loads are not dropped
 	jobs       []job
 	nodes      []node
 	nextJob    int
@@ -227,6 +228,7 @@ func newEngine(jobs int, sched Scheduler, cfg Config) (*Engine, error) {
 	e.initResources()
 	e.initNodes()
 	e.q.init(int(e.aliveSlots[Map]) + int(e.aliveSlots[Reduce]))
+	e.q.ends.touch = e.touchTasks
 	e.jobs = make([]job, jobs)
 	if e.model == ContainerModel {
 		e.reqs = make([][2]Resources, jobs)

@@ -179,3 +179,26 @@ func (e *Engine) maybeEligible(ji int32, j *job) {
 	e.makeEligible(j)
 	e.notify(Event{Kind: ReducesEligible, Job: ji})
 }
+
+// touchTasks loads the task and node records of a bucket of task ends as it
+// becomes the queue's current one: the loads are independent, so the
+// memory system overlaps their misses, where taskEnd, one event at a
+// time, would wait for each in turn.
+func (e *Engine) touchTasks(evs []event) {
+	var sum int32
+	for i := range evs {
+		if j := &e.jobs[evs[i].job]; !j.done { // a finished job's tasks are let go
+			tk := &j.tasks(evs[i].rk)[evs[i].idx]
+			if tk.node >= 0 {
+				// The lines of the node's record that a finish updates,
+				// and the tail of its running list.
+				n := &e.nodes[tk.node]
+				sum += n.busySlots + int32(n.avail[0])
+				if len(n.running) > 0 {
+					sum += n.running[len(n.running)-1].Index
+				}
+			}
+		}
+	}
+	e.touched += sum
+}

@@ -105,6 +105,9 @@ type calendar struct {
 	full  []uint64  // bit b%calRing set when that ring bucket is not empty
 	far   heap4     // events due at or after bucket cb+calRing
 	n     int       // events in all
+	// touch, if set, is called with a bucket's events when it becomes
+	// the current one (the engine loads their records ahead of use).
+	touch func([]event)
 }
 
 // calRing is the number of buckets in the ring: about 68 minutes of task
@@ -153,6 +156,9 @@ func (c *calendar) min() *event {
 		c.ring[i] = c.ring[i][:0]
 		c.full[i/64] &^= 1 << (i % 64)
 		c.cur.heapify()
+		if c.touch != nil {
+			c.touch(c.cur)
+		}
 	}
 	// Bring the overflow events now within the ring's reach.
 	for len(c.far) > 0 && int64(c.far[0].at)>>c.shift < c.cb+calRing {
