@@ -227,7 +227,7 @@ func (e *Easy) arrive(j int32, v *replay.View) {
 // OnEvent implements replay.Scheduler.
 func (e *Easy) OnEvent(ev replay.Event, v *replay.View) {
 	e.v = v
-	e.clock.OnEvent(ev)
+	e.clock.OnEvent(ev.Kind)
 	e.integrate(v)
 	switch ev.Kind {
 	case replay.JobArrived:

@@ -279,7 +279,7 @@ func (f *Fair) pool(name string, now replay.Time) *fairPool {
 // OnEvent implements replay.Scheduler. Launches and kills are counted when
 // the policy makes them; their events are ignored.
 func (f *Fair) OnEvent(ev replay.Event, v *replay.View) {
-	f.clock.OnEvent(ev)
+	f.clock.OnEvent(ev.Kind)
 	f.v = v
 	switch ev.Kind {
 	case replay.JobArrived:

@@ -282,7 +282,7 @@ func (h *HFSP) errorFactor(j int32) float64 {
 func (h *HFSP) OnEvent(ev replay.Event, v *replay.View) {
 	now := v.Now().Sec()
 	h.advance(now)
-	h.clock.OnEvent(ev)
+	h.clock.OnEvent(ev.Kind)
 	switch ev.Kind {
 	case replay.TaskStarted, replay.TaskFinished, replay.TaskSuspended, replay.TaskResumed,
 		replay.TaskKilled, replay.TaskLost:

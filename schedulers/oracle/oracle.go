@@ -211,7 +211,7 @@ func (o *Oracle) Start(v *replay.View) error {
 func (o *Oracle) OnEvent(ev replay.Event, v *replay.View) {
 	o.v = v
 	o.wantDirty = true
-	o.clock.OnEvent(ev)
+	o.clock.OnEvent(ev.Kind)
 	switch ev.Kind {
 	case replay.NodeFailed:
 		o.setSuspended(ev.Node, 0)
