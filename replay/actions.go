@@ -139,7 +139,7 @@ func (h *Heartbeat) Launch(t TaskRef) error {
 	} else {
 		tk.waiting = false
 		tk.end = now + swap + e.atNodeRate(n, work)
-		e.q.push(event{at: tk.end, kind: evTaskEnd, job: t.Job, idx: t.Index, gen: tk.gen, rk: t.Kind})
+		e.q.push(newEvent(tk.end, evTaskEnd, t.Job, t.Index, tk.gen, t.Kind))
 	}
 	e.stats.TaskEvents++
 	e.rec.occupancyChange(e, t.Job)
@@ -336,7 +336,7 @@ func (h *Heartbeat) Resume(t TaskRef) error {
 		tk.end = e.now + swapIn
 	} else {
 		tk.end = e.now + swapIn + e.atNodeRate(n, tk.remaining)
-		e.q.push(event{at: tk.end, kind: evTaskEnd, job: t.Job, idx: t.Index, gen: tk.gen, rk: t.Kind})
+		e.q.push(newEvent(tk.end, evTaskEnd, t.Job, t.Index, tk.gen, t.Kind))
 	}
 	e.stats.TaskEvents++
 	e.rec.occupancyChange(e, t.Job)

@@ -12,15 +12,15 @@ func BenchmarkQueue(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	var q eventQueue
 	for i := 0; i < 18000; i++ {
-		q.push(event{at: Time(30e6 + rng.Int64N(60e6)), kind: evTaskEnd})
+		q.push(newEvent(Time(30e6+rng.Int64N(60e6)), evTaskEnd, 0, 0, 0, Map))
 	}
 	for i := 0; i < 3000; i++ {
-		q.push(event{at: Time(i * 1000), kind: evHeartbeat})
+		q.push(newEvent(Time(i*1000), evHeartbeat, 0, 0, 0, Map))
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		ev := q.pop()
-		if ev.kind == evTaskEnd {
+		if ev.kind() == evTaskEnd {
 			ev.at += Time(30e6 + rng.Int64N(60e6))
 		} else {
 			ev.at += 3e6

@@ -388,11 +388,11 @@ func (e *Engine) start() error {
 		}
 	}
 	if len(e.jobs) > 0 {
-		e.q.push(event{at: e.jobs[0].submit, kind: evArrival})
+		e.q.push(newEvent(e.jobs[0].submit, evArrival, 0, 0, 0, Map))
 	}
 	if e.cfg.MTBF > 0 {
 		for i := range e.nodes {
-			e.q.push(event{at: e.failureDelay(i, 0, e.cfg.MTBF), kind: evNodeFail, idx: int32(i)})
+			e.q.push(newEvent(e.failureDelay(i, 0, e.cfg.MTBF), evNodeFail, 0, int32(i), 0, Map))
 		}
 	}
 	return nil
@@ -434,7 +434,7 @@ func (e *Engine) advance(limit Time, n int) error {
 			break
 		}
 		e.now = ev.at
-		switch ev.kind {
+		switch ev.kind() {
 		case evTaskEnd:
 			e.taskEnd(ev)
 		case evArrival:
@@ -446,13 +446,13 @@ func (e *Engine) advance(limit Time, n int) error {
 			e.sweep(ev)
 			e.err = cmp.Or(e.err, e.progress())
 		case evNodeFail:
-			e.nodeFail(ev.idx)
+			e.nodeFail(ev.idx())
 			e.err = cmp.Or(e.err, e.progress())
 		case evNodeRecover:
-			e.nodeRecover(ev.idx)
+			e.nodeRecover(ev.idx())
 			e.err = cmp.Or(e.err, e.progress())
 		case evQuiet:
-			if ev.gen == e.quietGen && e.quiet != nil {
+			if ev.gen() == e.quietGen && e.quiet != nil {
 				e.wakeDozing() // quietUntil has come
 			}
 		}
@@ -523,7 +523,7 @@ func (e *Engine) arrive() {
 				return
 			}
 		}
-		e.q.push(event{at: e.jobs[e.nextJob].submit, kind: evArrival})
+		e.q.push(newEvent(e.jobs[e.nextJob].submit, evArrival, 0, 0, 0, Map))
 	}
 	e.stats.Events++
 	e.stats.Arrivals++

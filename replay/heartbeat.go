@@ -99,7 +99,7 @@ func (e *Engine) queueHeartbeat(ni int32, at Time) {
 	n := &e.nodes[ni]
 	n.hbGen++
 	e.setQueued(ni, true)
-	e.q.push(event{at: at, kind: evHeartbeat, idx: ni, gen: n.hbGen})
+	e.q.push(newEvent(at, evHeartbeat, 0, ni, n.hbGen, Map))
 }
 
 // startSweep starts a sweep at the silent node that wants a heartbeat and
@@ -198,18 +198,18 @@ func (e *Engine) pushSweep(ni int32, at Time) {
 	e.sweeping = true
 	e.sweepAt = at
 	e.sweepGen++
-	e.q.push(event{at: at, kind: evSweep, idx: ni, gen: e.sweepGen})
+	e.q.push(newEvent(at, evSweep, 0, ni, e.sweepGen, Map))
 }
 
-// sweep gives node ev.idx its grid heartbeat if it is still silent and
+// sweep gives node ev.idx() its grid heartbeat if it is still silent and
 // wants one, then moves on to the next silent node in grid order that
 // wants one. Nodes that want nothing now can only start wanting through a
 // freed slot (they are woken then) or new work (a new sweep starts).
 func (e *Engine) sweep(ev event) {
-	if ev.gen != e.sweepGen {
+	if ev.gen() != e.sweepGen {
 		return // superseded by an earlier-starting sweep
 	}
-	ni := ev.idx
+	ni := ev.idx()
 	n := &e.nodes[ni]
 	if !n.hbQueued && !n.dozing && e.wantsHeartbeat(n) && e.nextGrid(ni, n.lastHB) == e.now {
 		if e.idle(n) {
@@ -294,18 +294,18 @@ func (e *Engine) silentWork() bool {
 }
 
 func (e *Engine) heartbeat(ev event) {
-	n := &e.nodes[ev.idx]
-	if ev.gen != n.hbGen || !n.hbQueued {
+	n := &e.nodes[ev.idx()]
+	if ev.gen() != n.hbGen || !n.hbQueued {
 		return // superseded by an out-of-band heartbeat
 	}
-	e.setQueued(ev.idx, false)
+	e.setQueued(ev.idx(), false)
 	if n.alive && e.wantsHeartbeat(n) {
 		if e.idle(n) {
 			n.lastHB = e.now
-			e.doze(ev.idx)
+			e.doze(ev.idx())
 			return
 		}
-		e.doHeartbeat(ev.idx)
+		e.doHeartbeat(ev.idx())
 	}
 }
 
@@ -452,7 +452,7 @@ func (e *Engine) freshQuiet(needUntil bool) {
 		until := e.quiet.QuietUntil(&e.view)
 		if until > e.now && until != e.quietUntil && until != Never {
 			e.quietGen++
-			e.q.push(event{at: until, kind: evQuiet, gen: e.quietGen})
+			e.q.push(newEvent(until, evQuiet, 0, 0, e.quietGen, Map))
 		}
 		e.quietUntil = until
 	}

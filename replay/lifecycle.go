@@ -2,18 +2,18 @@ package replay
 
 // taskEnd finishes a task whose run ended, unless the event is stale.
 func (e *Engine) taskEnd(ev event) {
-	t := TaskRef{Job: ev.job, Kind: ev.rk, Index: ev.idx}
-	j := &e.jobs[ev.job]
+	t := TaskRef{Job: ev.job(), Kind: ev.rk(), Index: ev.idx()}
+	j := &e.jobs[ev.job()]
 	if j.done {
 		return // a stale event of a finished (released) job
 	}
-	tk := &j.tasks(ev.rk)[ev.idx]
-	if tk.gen != ev.gen || tk.state != running {
+	tk := &j.tasks(ev.rk())[ev.idx()]
+	if tk.gen != ev.gen() || tk.state != running {
 		return // the attempt was killed, suspended or lost since
 	}
 	if tk.end > e.now {
 		// Its node's shared CPUs slowed it since (rerate): not yet.
-		e.q.push(event{at: tk.end, kind: evTaskEnd, job: ev.job, idx: ev.idx, gen: tk.gen, rk: ev.rk})
+		e.q.push(newEvent(tk.end, evTaskEnd, ev.job(), ev.idx(), tk.gen, ev.rk()))
 		return
 	}
 	e.stats.Events++
@@ -62,7 +62,7 @@ func (e *Engine) mapFinished(ji int32, j *job) {
 			// The shuffle can end no earlier than the swap-in finished
 			// (tk.end), and takes its transfer time after the last map.
 			tk.end = max(e.now, tk.end) + e.atNodeRate(&e.nodes[tk.node], tk.remaining)
-			e.q.push(event{at: tk.end, kind: evTaskEnd, job: ji, idx: int32(i), gen: tk.gen, rk: Reduce})
+			e.q.push(newEvent(tk.end, evTaskEnd, ji, int32(i), tk.gen, Reduce))
 		}
 	}
 	e.notify(Event{Kind: MapsDone, Job: ji})
@@ -132,7 +132,7 @@ func (e *Engine) nodeFail(ni int32) {
 	e.aliveSlots[Reduce] -= int32(n.capa[Reduce])
 	e.notify(Event{Kind: NodeFailed, Node: ni})
 	n.fails++
-	e.q.push(event{at: e.failureDelay(int(ni), 2*n.fails-1, e.cfg.MTTR), kind: evNodeRecover, idx: ni})
+	e.q.push(newEvent(e.failureDelay(int(ni), 2*n.fails-1, e.cfg.MTTR), evNodeRecover, 0, ni, 0, Map))
 }
 
 func (e *Engine) lose(j *job, t TaskRef, tk *task, ni int32) {
@@ -158,7 +158,7 @@ func (e *Engine) nodeRecover(ni int32) {
 	e.aliveSlots[Map] += int32(n.capa[Map])
 	e.aliveSlots[Reduce] += int32(n.capa[Reduce])
 	e.notify(Event{Kind: NodeRecovered, Node: ni})
-	e.q.push(event{at: e.failureDelay(int(ni), 2*n.fails, e.cfg.MTBF), kind: evNodeFail, idx: ni})
+	e.q.push(newEvent(e.failureDelay(int(ni), 2*n.fails, e.cfg.MTBF), evNodeFail, 0, ni, 0, Map))
 	e.wake(ni)
 }
 
@@ -187,8 +187,8 @@ func (e *Engine) maybeEligible(ji int32, j *job) {
 func (e *Engine) touchTasks(evs []event) {
 	var sum int32
 	for i := range evs {
-		if j := &e.jobs[evs[i].job]; !j.done { // a finished job's tasks are let go
-			tk := &j.tasks(evs[i].rk)[evs[i].idx]
+		if j := &e.jobs[evs[i].job()]; !j.done { // a finished job's tasks are let go
+			tk := &j.tasks(evs[i].rk())[evs[i].idx()]
 			if tk.node >= 0 {
 				// The lines of the node's record that a finish updates,
 				// and the tail of its running list.

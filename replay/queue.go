@@ -19,17 +19,36 @@ const (
 // event is an entry of the engine's queue. Task-end events carry the
 // attempt generation, heartbeat and sweep events their own, so that
 // superseded events are recognised as stale and dropped.
+//
+// Its fields are packed into four words: the compiler keeps a struct of
+// at most four fields in registers, where a bigger one is copied through
+// memory at every push, pop and sift, and a copy just stored field by
+// field stalls on store forwarding.
 type event struct {
-	at   Time
-	key  uint64 // kind in the top 4 bits, then the insertion sequence
-	job  int32
-	idx  int32 // task index, or node for node events
-	gen  int32
-	rk   TaskKind
-	kind eventKind
+	at  Time
+	key uint64 // the kind in the top 4 bits, then (once queued) the insertion sequence
+	ref uint64 // the job in the high 32 bits, the task index or node in the low 32
+	tag uint64 // the generation in the low 32 bits, the task kind above
 }
 
-func (a *event) less(b *event) bool {
+// newEvent returns an event of kind k at time at: job j's task idx of
+// kind rk in generation gen, or node idx.
+func newEvent(at Time, k eventKind, j, idx, gen int32, rk TaskKind) event {
+	return event{
+		at:  at,
+		key: uint64(k) << 60,
+		ref: uint64(uint32(j))<<32 | uint64(uint32(idx)),
+		tag: uint64(uint32(gen)) | uint64(rk)<<32,
+	}
+}
+
+func (e event) kind() eventKind { return eventKind(e.key >> 60) }
+func (e event) job() int32      { return int32(e.ref >> 32) }
+func (e event) idx() int32      { return int32(uint32(e.ref)) }
+func (e event) gen() int32      { return int32(uint32(e.tag)) }
+func (e event) rk() TaskKind    { return TaskKind(e.tag >> 32) }
+
+func (a event) less(b event) bool {
 	return a.at < b.at || (a.at == b.at && a.key < b.key)
 }
 
@@ -60,9 +79,9 @@ func (q *eventQueue) init(slots int) {
 func (q *eventQueue) len() int { return q.ends.n + q.other.n }
 
 func (q *eventQueue) push(e event) {
-	e.key = uint64(e.kind)<<60 | q.seq
+	e.key |= q.seq
 	q.seq++
-	if e.kind == evTaskEnd {
+	if e.kind() == evTaskEnd {
 		q.ends.push(e)
 	} else {
 		q.other.push(e)
@@ -72,7 +91,7 @@ func (q *eventQueue) push(e event) {
 // putBack returns an event just popped to the queue, keeping its key, so
 // that it pops next again.
 func (q *eventQueue) putBack(e event) {
-	if e.kind == evTaskEnd {
+	if e.kind() == evTaskEnd {
 		q.ends.push(e)
 	} else {
 		q.other.push(e)
@@ -82,7 +101,7 @@ func (q *eventQueue) putBack(e event) {
 func (q *eventQueue) pop() event {
 	m, o := q.ends.min(), q.other.min()
 	c := &q.other
-	if m != nil && (o == nil || m.less(o)) {
+	if m != nil && (o == nil || m.less(*o)) {
 		c = &q.ends
 	}
 	c.n-- // min moved c to the bucket of its earliest event
@@ -205,11 +224,11 @@ func (hp heap4) down(i int) {
 		}
 		m := c
 		for k := c + 1; k < min(c+4, n); k++ {
-			if h[k].less(&h[m]) {
+			if h[k].less(h[m]) {
 				m = k
 			}
 		}
-		if !h[m].less(&x) {
+		if !h[m].less(x) {
 			break
 		}
 		h[i] = h[m]
@@ -223,7 +242,7 @@ func (hp *heap4) push(e event) {
 	i := len(h) - 1
 	for i > 0 {
 		p := (i - 1) / 4
-		if !e.less(&h[p]) {
+		if !e.less(h[p]) {
 			break
 		}
 		h[i] = h[p]
@@ -252,13 +271,13 @@ func (hp *heap4) pop() event {
 		c := 4*i + 1
 		if c+3 < n {
 			m := c
-			if h[c+1].less(&h[m]) {
+			if h[c+1].less(h[m]) {
 				m = c + 1
 			}
-			if h[c+2].less(&h[m]) {
+			if h[c+2].less(h[m]) {
 				m = c + 2
 			}
-			if h[c+3].less(&h[m]) {
+			if h[c+3].less(h[m]) {
 				m = c + 3
 			}
 			h[i] = h[m]
@@ -270,7 +289,7 @@ func (hp *heap4) pop() event {
 		}
 		m := c
 		for k := c + 1; k < n; k++ {
-			if h[k].less(&h[m]) {
+			if h[k].less(h[m]) {
 				m = k
 			}
 		}
@@ -279,7 +298,7 @@ func (hp *heap4) pop() event {
 	}
 	for i > 0 {
 		p := (i - 1) / 4
-		if !last.less(&h[p]) {
+		if !last.less(h[p]) {
 			break
 		}
 		h[i] = h[p]

@@ -34,7 +34,7 @@ func TestCalendarOrder(t *testing.T) {
 			d = Time(rng.Int64N(200_000_000))
 		}
 		kind := []eventKind{evTaskEnd, evHeartbeat, evArrival, evSweep}[rng.IntN(4)]
-		e := event{at: now + d, kind: kind, job: int32(step)}
+		e := newEvent(now+d, kind, int32(step), 0, 0, Map)
 		flat.push(e)
 		cal.push(e)
 	}

@@ -459,7 +459,7 @@ func (e *Engine) rerate(ni int32, except TaskRef) {
 		}
 		tk.end = end
 		tk.gen++
-		e.q.push(event{at: end, kind: evTaskEnd, job: t.Job, idx: t.Index, gen: tk.gen, rk: t.Kind})
+		e.q.push(newEvent(end, evTaskEnd, t.Job, t.Index, tk.gen, t.Kind))
 	}
 }
 
