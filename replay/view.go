@@ -70,9 +70,9 @@ func (v *View) Job(j int32) JobView { return JobView{j: &v.e.jobs[j], idx: j, e:
 func (v *View) Task(t TaskRef) TaskView {
 	j := &v.e.jobs[t.Job]
 	if j.done && j.maps == nil {
-		return TaskView{t: &releasedTask, j: j, ref: t, e: v.e}
+		return TaskView{t: &releasedTask, ref: t, e: v.e}
 	}
-	return TaskView{t: &j.tasks(t.Kind)[t.Index], j: j, ref: t, e: v.e}
+	return TaskView{t: &j.tasks(t.Kind)[t.Index], ref: t, e: v.e}
 }
 
 // releasedTask stands for every task of a finished job. Views only read it.
@@ -292,13 +292,17 @@ func (j JobView) AMStart() Time { return j.j.amStart }
 // FirstLaunch is when the job's first task launched (ok false if none yet).
 func (j JobView) FirstLaunch() (Time, bool) { return j.j.firstLaunch, j.j.launchedOnce }
 
-// TaskView is a read-only view of one task.
+// TaskView is a read-only view of one task. It has no more than four
+// words' worth of fields, so that the compiler keeps it in registers: a
+// bigger view is copied through memory at each call of its methods.
 type TaskView struct {
 	t   *task
-	j   *job
 	ref TaskRef
 	e   *Engine
 }
+
+// job is the task's job.
+func (t TaskView) job() *job { return &t.e.jobs[t.ref.Job] }
 
 // Pending, Running, Suspended and Done report the task's state.
 func (t TaskView) Pending() bool   { return t.t.state == pending }
@@ -335,7 +339,7 @@ func (t TaskView) Locality() Locality { return t.t.loc }
 // transfer (its bytes over its share of the node's shuffle bandwidth, as
 // the engine times it) plus its duration. It needs the job's trace.
 func (t TaskView) Work() float64 {
-	tj := t.j.tj
+	tj := t.job().tj
 	if t.ref.Kind == Map {
 		return tj.MapDurations[t.ref.Index]
 	}
@@ -345,20 +349,20 @@ func (t TaskView) Work() float64 {
 
 // ShuffleBytes is a reduce's shuffle input in bytes.
 func (t TaskView) ShuffleBytes() int64 {
-	if t.j.tj == nil {
+	if t.job().tj == nil {
 		return 0 // a finished job's, let go
 	}
-	return t.j.tj.ReduceShuffleBytes[t.ref.Index]
+	return t.job().tj.ReduceShuffleBytes[t.ref.Index]
 }
 
 // Transfer is a reduce's shuffle transfer time as the engine times it:
 // its bytes over its share of the node's shuffle bandwidth. The transfer
 // starts when the reduce runs and its job's maps are done.
 func (t TaskView) Transfer() Time {
-	if t.j.tj == nil {
+	if t.job().tj == nil {
 		return 0 // a finished job's, let go
 	}
-	return t.e.transfer(t.j, t.ref.Index)
+	return t.e.transfer(t.job(), t.ref.Index)
 }
 
 // ShuffleEnd is when a reduce's shuffle ends (or ended), once that is
@@ -366,10 +370,10 @@ func (t TaskView) Transfer() Time {
 // suspension or a kill changes it.
 func (t TaskView) ShuffleEnd() (Time, bool) {
 	tk := t.t
-	if t.j.tj == nil {
+	if t.job().tj == nil {
 		return 0, false // a finished job's, let go
 	}
-	exec := Seconds(t.j.reduceWork(t.ref.Index).Sec() / t.e.nodes[max(tk.node, 0)].speed)
+	exec := Seconds(t.job().reduceWork(t.ref.Index).Sec() / t.e.nodes[max(tk.node, 0)].speed)
 	switch {
 	case tk.state == done:
 		return tk.end - exec, true
@@ -385,10 +389,10 @@ func (t TaskView) ShuffleEnd() (Time, bool) {
 // consumed, which in the model grows linearly with time.
 func (t TaskView) ReducePhase() (shuffleDone bool, shuffleEnd Time, progress float64) {
 	tk := t.t
-	if t.j.tj == nil {
+	if t.job().tj == nil {
 		return true, 0, 1 // a finished job's, let go
 	}
-	exec := Seconds(t.j.reduceWork(t.ref.Index).Sec() / t.e.nodes[max(tk.node, 0)].speed)
+	exec := Seconds(t.job().reduceWork(t.ref.Index).Sec() / t.e.nodes[max(tk.node, 0)].speed)
 	switch {
 	case tk.state == done:
 		return true, tk.end - exec, 1
