@@ -103,7 +103,11 @@ type Oracle struct {
 	// byDemandVer[k] is orderVer.
 	byDemand    [2][]int32
 	byDemandVer [2]uint32
-	packed      []uint64 // scratch
+	// byDemandGroups[k] is the number of groups, from the first, whose
+	// byDemand entries have been sorted since the order last changed:
+	// targets stops at the group where the slots run out.
+	byDemandGroups [2]int
+	packed         []uint64 // scratch
 
 	wantDirty, want bool
 	// wish[k] is whether kind k wants busy heartbeats (see

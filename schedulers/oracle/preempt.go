@@ -32,32 +32,44 @@ func (o *Oracle) targets(v *replay.View, k replay.TaskKind) []int32 {
 		target := slices.Grow(o.target[k][:0], len(demand))[:len(demand)]
 		o.target[k] = target
 		budget := slots
+		// Once the slots run out, every later job's target is 0: under a
+		// backlog that is most of the order.
+		end := len(target)
 		if !o.rank.shared {
 			// Groups of one: water-filling gives each its demand while
 			// slots are left.
 			for i, d := range demand {
-				t := min(d, max(budget, 0))
+				if budget <= 0 {
+					clear(target[i:])
+					end = i
+					break
+				}
+				t := min(d, budget)
 				target[i] = t
 				budget -= t
 			}
 		} else {
-			fresh := o.byDemandVer[k] != o.orderVer
-			if fresh {
+			if o.byDemandVer[k] != o.orderVer {
 				o.byDemand[k] = slices.Grow(o.byDemand[k][:0], len(demand))[:len(demand)]
-				o.byDemandVer[k] = o.orderVer
+				o.byDemandVer[k], o.byDemandGroups[k] = o.orderVer, 0
 			}
 			for g := 0; g+1 < len(o.groups); g++ {
 				lo, hi := o.groups[g], o.groups[g+1]
+				if budget <= 0 {
+					clear(target[lo:])
+					end = int(lo)
+					break
+				}
 				d, by := demand[lo:hi], o.byDemand[k][lo:hi]
-				if fresh {
+				if g >= o.byDemandGroups[k] {
 					o.packed = sortByDemandPacked(d, by, o.packed)
+					o.byDemandGroups[k] = g + 1
 				} else {
 					resortByDemand(d, by)
 				}
 				budget -= waterLevel(d, budget, target[lo:hi], by)
 			}
 		}
-		end := len(target)
 		for end > 0 && target[end-1] == 0 {
 			end--
 		}
