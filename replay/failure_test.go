@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"sojourn/traces"
 )
 
 // TestNodeFailuresRequeueWork: with failures, attempts on failed nodes are
@@ -90,4 +92,35 @@ func (greedy) OnHeartbeat(hb *Heartbeat) error {
 		}
 	}
 	return nil
+}
+
+// TestCalendarThroughLostAttempts: on a cluster big enough for the
+// calendar queues, which load the records behind a bucket's task ends
+// before they come up, attempts lost to failures leave stale task ends
+// behind, some of them of tasks whose new attempt, on a faster node, has
+// finished (and left its node idle) or whose job is done and let go by
+// then. The replay goes through them, every job finishes and the lost
+// work is counted, as on a small cluster.
+func TestCalendarThroughLostAttempts(t *testing.T) {
+	const nodes = 700 // 4,200 slots: calendars
+	speeds := make([]float64, nodes)
+	for i := range speeds {
+		speeds[i] = []float64{0.5, 1, 3}[i%3]
+	}
+	var specs []traces.Job
+	for i := range 40 {
+		maps := make([]float64, 50+i%7*20)
+		for m := range maps {
+			maps[m] = float64(20 + (i*7+m*13)%200)
+		}
+		specs = append(specs, jobSpec(float64(i*15), maps, []float64{30, 60}, 1e6, 1<<30))
+	}
+	tr := mkTrace(t, specs...)
+	r := mustRun(t, tr, &FIFO{}, Config{Nodes: nodes, Seed: 2, MTBF: 3000, MTTR: 100, NodeSpeeds: speeds})
+	if r.LostWork == 0 {
+		t.Fatal("no attempt lost: the test needs failures that hit running tasks")
+	}
+	if len(r.Jobs) != len(tr.Jobs) {
+		t.Fatalf("%d jobs in the result, want %d", len(r.Jobs), len(tr.Jobs))
+	}
 }
