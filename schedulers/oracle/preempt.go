@@ -61,6 +61,16 @@ func (o *Oracle) targets(v *replay.View, k replay.TaskKind) []int32 {
 					break
 				}
 				d, by := demand[lo:hi], o.byDemand[k][lo:hi]
+				if hi-lo == 1 {
+					// A group of one (most of las's): its demand while
+					// slots are left, as waterLevel gives it.
+					by[0] = 0
+					t := min(d[0], budget)
+					target[lo] = t
+					budget -= t
+					o.byDemandGroups[k] = max(o.byDemandGroups[k], g+1)
+					continue
+				}
 				if g >= o.byDemandGroups[k] {
 					o.packed = sortByDemandPacked(d, by, o.packed)
 					o.byDemandGroups[k] = g + 1
