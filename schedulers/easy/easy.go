@@ -56,12 +56,16 @@ type Easy struct {
 	v     *replay.View
 	jobs  []easyJob
 	queue []int32 // jobs waiting for admission, by priority then submit time
-	// admitted holds the admitted, unfinished jobs in admission order.
-	admitted []int32
-	reserved [2]int
-	pools    map[string]int
-	delay    replay.Time
-	clock    delay.Clock // delay scheduling: the jobs skipped at the last heartbeat
+	// admitted holds the admitted, unfinished jobs in admission order;
+	// byExpected the same jobs by expected end (start + estimated run
+	// time), then admission.
+	admitted   []int32
+	byExpected []int32
+	admissions uint64
+	reserved   [2]int
+	pools      map[string]int
+	delay      replay.Time
+	clock      delay.Clock // delay scheduling: the jobs skipped at the last heartbeat
 
 	last        replay.Time // time the deficits were integrated to
 	nextShares  replay.Time
@@ -96,7 +100,8 @@ type easyJob struct {
 	start    replay.Time
 	pool     int
 	weight   float64
-	pos      int32 // place among the admitted jobs (Easy.admitted, Easy.tl)
+	pos      int32  // place among the admitted jobs (Easy.admitted, Easy.tl)
+	seq      uint64 // admission number, increasing
 	// delay scheduling of maps
 	wait delay.Wait // delay scheduling of its maps
 }
@@ -253,6 +258,17 @@ func (e *Easy) OnEvent(ev replay.Event, v *replay.View) {
 	e.snapshot(v)
 }
 
+// expectedEnd is when admitted job j is expected to end: its start plus
+// its estimated run time.
+func (e *Easy) expectedEnd(j int32) replay.Time {
+	return e.jobs[j].start + replay.Seconds(e.jobs[j].run)
+}
+
+// compareExpected orders admitted jobs by expected end, then admission.
+func (e *Easy) compareExpected(a, b int32) int {
+	return cmp.Or(cmp.Compare(e.expectedEnd(a), e.expectedEnd(b)), cmp.Compare(e.jobs[a].seq, e.jobs[b].seq))
+}
+
 // fits reports whether job j's widths fit in free slots.
 func (e *Easy) fits(j int32, free [2]int, capacity [2]int) bool {
 	w := e.jobs[j].width
@@ -285,18 +301,38 @@ func (e *Easy) pass(v *replay.View) {
 	// The head's reservation: the shadow time at which enough slots are
 	// released, and the extra slots it will leave then.
 	head := e.queue[0]
-	end := func(j int32) replay.Time {
-		return max(now, e.jobs[j].start+replay.Seconds(e.jobs[j].run))
-	}
-	byEnd := slices.Clone(e.admitted)
-	slices.SortStableFunc(byEnd, func(a, b int32) int { return cmp.Compare(end(a), end(b)) })
+	// The admitted jobs release their slots in order of their ends,
+	// max(now, expected end), ties in admission order: first those past
+	// their expected end, in admission order, then the others by expected
+	// end (byExpected's order).
 	avail, shadow := free, replay.Never
-	for _, j := range byEnd {
+	release := func(j int32) bool {
 		avail[0] += e.jobs[j].width[0]
 		avail[1] += e.jobs[j].width[1]
 		if e.fits(head, avail, capacity) {
-			shadow = end(j)
+			shadow = max(now, e.expectedEnd(j))
+			return true
+		}
+		return false
+	}
+	found := false
+	for _, j := range e.admitted {
+		if e.expectedEnd(j) <= now && release(j) {
+			found = true
 			break
+		}
+	}
+	if !found {
+		later, _ := slices.BinarySearchFunc(e.byExpected, now, func(j int32, t replay.Time) int {
+			if e.expectedEnd(j) <= t {
+				return -1
+			}
+			return 1
+		})
+		for _, j := range e.byExpected[later:] {
+			if release(j) {
+				break
+			}
 		}
 	}
 	hw := e.jobs[head].width

@@ -80,6 +80,10 @@ func (e *Easy) enter(j int32) {
 	p := len(e.admitted)
 	jb.pos = int32(p)
 	e.admitted = append(e.admitted, j)
+	jb.seq = e.admissions
+	e.admissions++
+	i, _ := slices.BinarySearchFunc(e.byExpected, j, e.compareExpected)
+	e.byExpected = slices.Insert(e.byExpected, i, j)
 	tl := &e.tl
 	for k := range 2 {
 		tl.def[k] = append(tl.def[k], 0)
@@ -115,6 +119,9 @@ func (e *Easy) leave(j int32) {
 	jb := &e.jobs[j]
 	p := int(jb.pos)
 	e.admitted = slices.Delete(e.admitted, p, p+1)
+	if i, ok := slices.BinarySearchFunc(e.byExpected, j, e.compareExpected); ok {
+		e.byExpected = slices.Delete(e.byExpected, i, i+1)
+	}
 	for i := p; i < len(e.admitted); i++ {
 		e.jobs[e.admitted[i]].pos = int32(i)
 	}
