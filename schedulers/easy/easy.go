@@ -62,10 +62,13 @@ type Easy struct {
 	admitted   []int32
 	byExpected []int32
 	admissions uint64
-	reserved   [2]int
-	pools      map[string]int
-	delay      replay.Time
-	clock      delay.Clock // delay scheduling: the jobs skipped at the last heartbeat
+	// bySize holds the queue by estimated run time, then queue order
+	// (with the sjf backfilling order only).
+	bySize   []int32
+	reserved [2]int
+	pools    map[string]int
+	delay    replay.Time
+	clock    delay.Clock // delay scheduling: the jobs skipped at the last heartbeat
 
 	last        replay.Time // time the deficits were integrated to
 	nextShares  replay.Time
@@ -227,6 +230,25 @@ func (e *Easy) arrive(j int32, v *replay.View) {
 	jb.weight = fairshare.PriorityWeight(int8(jv.Priority()))
 	i, _ := slices.BinarySearchFunc(e.queue, j, func(a, b int32) int { return order.FIFO(v, a, b) })
 	e.queue = slices.Insert(e.queue, i, j)
+	if e.o.sjf {
+		i, _ := slices.BinarySearchFunc(e.bySize, j, e.compareSize)
+		e.bySize = slices.Insert(e.bySize, i, j)
+	}
+}
+
+// compareSize orders queued jobs by estimated run time, then queue order.
+func (e *Easy) compareSize(a, b int32) int {
+	return cmp.Or(cmp.Compare(e.jobs[a].run, e.jobs[b].run), order.FIFO(e.v, a, b))
+}
+
+// dequeue removes job j from the queue.
+func (e *Easy) dequeue(j int32) {
+	e.queue = order.Remove(e.queue, j)
+	if e.o.sjf {
+		if i, ok := slices.BinarySearchFunc(e.bySize, j, e.compareSize); ok {
+			e.bySize = slices.Delete(e.bySize, i, i+1)
+		}
+	}
 }
 
 // OnEvent implements replay.Scheduler.
@@ -245,7 +267,7 @@ func (e *Easy) OnEvent(ev replay.Event, v *replay.View) {
 			e.reserved[0] -= jb.width[0]
 			e.reserved[1] -= jb.width[1]
 		} else { // a job with no task ends at once
-			e.queue = order.Remove(e.queue, ev.Job)
+			e.dequeue(ev.Job)
 		}
 		jb.admitted = false
 		e.pass(v)
@@ -279,7 +301,7 @@ func (e *Easy) admit(j int32, now replay.Time, free *[2]int) {
 	jb := &e.jobs[j]
 	jb.admitted, jb.start = true, now
 	e.enter(j)
-	e.queue = order.Remove(e.queue, j)
+	e.dequeue(j)
 	for k := range 2 {
 		e.reserved[k] += jb.width[k]
 		free[k] -= jb.width[k]
@@ -337,9 +359,16 @@ func (e *Easy) pass(v *replay.View) {
 	}
 	hw := e.jobs[head].width
 	extra := [2]int{avail[0] - min(hw[0], capacity[0]), avail[1] - min(hw[1], capacity[1])}
+	// The candidates are the queue but its head, in backfilling order:
+	// with sjf, by estimated run time, ties in queue order.
 	cands := append(e.cands[:0], e.queue[1:]...)
 	if e.o.sjf {
-		slices.SortStableFunc(cands, func(a, b int32) int { return cmp.Compare(e.jobs[a].run, e.jobs[b].run) })
+		cands = cands[:0]
+		for _, j := range e.bySize {
+			if j != head {
+				cands = append(cands, j)
+			}
+		}
 	}
 	e.cands = cands
 	for _, c := range cands {
