@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sort"
 
 	"sojourn/replay"
 	"sojourn/schedulers/fairshare"
@@ -61,7 +62,6 @@ type Easy struct {
 	// time), then admission.
 	admitted   []int32
 	byExpected []int32
-	admissions uint64
 	// bySize holds the queue by estimated run time, then queue order
 	// (with the sjf backfilling order only).
 	bySize   []int32
@@ -103,8 +103,7 @@ type easyJob struct {
 	start    replay.Time
 	pool     int
 	weight   float64
-	pos      int32  // place among the admitted jobs (Easy.admitted, Easy.tl)
-	seq      uint64 // admission number, increasing
+	pos      int32 // place among the admitted jobs (Easy.admitted, Easy.tl)
 	// delay scheduling of maps
 	wait delay.Wait // delay scheduling of its maps
 }
@@ -280,15 +279,46 @@ func (e *Easy) OnEvent(ev replay.Event, v *replay.View) {
 	e.snapshot(v)
 }
 
+// reservation returns the time at which job head fits once the admitted
+// jobs before it have released their slots (Never if it never does), and
+// the slots free then (free: those free now). The admitted jobs release
+// them in order of their ends, max(now, expected end), ties in admission
+// order: first those past their expected end, in admission order, then
+// the others by expected end (byExpected's order).
+func (e *Easy) reservation(now replay.Time, head int32, free, capacity [2]int) (replay.Time, [2]int) {
+	avail, shadow := free, replay.Never
+	release := func(j int32) bool { // whether the head fits once j ends
+		avail[0] += e.jobs[j].width[0]
+		avail[1] += e.jobs[j].width[1]
+		if e.fits(head, avail, capacity) {
+			shadow = max(now, e.expectedEnd(j))
+		}
+		return shadow != replay.Never
+	}
+	later := sort.Search(len(e.byExpected), func(i int) bool { return e.expectedEnd(e.byExpected[i]) > now })
+	for _, j := range e.admitted {
+		if e.expectedEnd(j) <= now && release(j) {
+			break
+		}
+	}
+	for _, j := range e.byExpected[later:] {
+		if shadow != replay.Never || release(j) {
+			break
+		}
+	}
+	return shadow, avail
+}
+
 // expectedEnd is when admitted job j is expected to end: its start plus
 // its estimated run time.
 func (e *Easy) expectedEnd(j int32) replay.Time {
 	return e.jobs[j].start + replay.Seconds(e.jobs[j].run)
 }
 
-// compareExpected orders admitted jobs by expected end, then admission.
+// compareExpected orders admitted jobs by expected end, then admission
+// (their places among the admitted jobs keep that order as jobs leave).
 func (e *Easy) compareExpected(a, b int32) int {
-	return cmp.Or(cmp.Compare(e.expectedEnd(a), e.expectedEnd(b)), cmp.Compare(e.jobs[a].seq, e.jobs[b].seq))
+	return cmp.Or(cmp.Compare(e.expectedEnd(a), e.expectedEnd(b)), cmp.Compare(e.jobs[a].pos, e.jobs[b].pos))
 }
 
 // fits reports whether job j's widths fit in free slots.
@@ -323,52 +353,20 @@ func (e *Easy) pass(v *replay.View) {
 	// The head's reservation: the shadow time at which enough slots are
 	// released, and the extra slots it will leave then.
 	head := e.queue[0]
-	// The admitted jobs release their slots in order of their ends,
-	// max(now, expected end), ties in admission order: first those past
-	// their expected end, in admission order, then the others by expected
-	// end (byExpected's order).
-	avail, shadow := free, replay.Never
-	release := func(j int32) bool {
-		avail[0] += e.jobs[j].width[0]
-		avail[1] += e.jobs[j].width[1]
-		if e.fits(head, avail, capacity) {
-			shadow = max(now, e.expectedEnd(j))
-			return true
-		}
-		return false
-	}
-	found := false
-	for _, j := range e.admitted {
-		if e.expectedEnd(j) <= now && release(j) {
-			found = true
-			break
-		}
-	}
-	if !found {
-		later, _ := slices.BinarySearchFunc(e.byExpected, now, func(j int32, t replay.Time) int {
-			if e.expectedEnd(j) <= t {
-				return -1
-			}
-			return 1
-		})
-		for _, j := range e.byExpected[later:] {
-			if release(j) {
-				break
-			}
-		}
-	}
+	shadow, avail := e.reservation(now, head, free, capacity)
 	hw := e.jobs[head].width
 	extra := [2]int{avail[0] - min(hw[0], capacity[0]), avail[1] - min(hw[1], capacity[1])}
 	// The candidates are the queue but its head, in backfilling order:
 	// with sjf, by estimated run time, ties in queue order.
-	cands := append(e.cands[:0], e.queue[1:]...)
+	cands := e.cands[:0]
 	if e.o.sjf {
-		cands = cands[:0]
 		for _, j := range e.bySize {
 			if j != head {
 				cands = append(cands, j)
 			}
 		}
+	} else {
+		cands = append(cands, e.queue[1:]...)
 	}
 	e.cands = cands
 	for _, c := range cands {

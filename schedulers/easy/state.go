@@ -80,8 +80,6 @@ func (e *Easy) enter(j int32) {
 	p := len(e.admitted)
 	jb.pos = int32(p)
 	e.admitted = append(e.admitted, j)
-	jb.seq = e.admissions
-	e.admissions++
 	i, _ := slices.BinarySearchFunc(e.byExpected, j, e.compareExpected)
 	e.byExpected = slices.Insert(e.byExpected, i, j)
 	tl := &e.tl

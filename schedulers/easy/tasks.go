@@ -53,17 +53,11 @@ func (e *Easy) OnHeartbeat(hb *replay.Heartbeat) error {
 			continue
 		}
 		next := e.cands[:0]
-		launch := func(j int32) error {
-			ok, err := e.launchTracked(hb, k, j)
-			if ok && err == nil && hb.Job(j).Launchable(k) {
-				next = append(next, j)
-			}
-			return err
-		}
+		var err error
 		def := e.tl.def[k]
 		first, any := firstCand(e.tl.ready[k].list, def)
 		if any {
-			if err := launch(e.admitted[first.pos]); err != nil {
+			if next, err = e.offer(hb, k, e.admitted[first.pos], next); err != nil {
 				return err
 			}
 		}
@@ -85,7 +79,7 @@ func (e *Easy) OnHeartbeat(hb *replay.Heartbeat) error {
 				h[0] = h[len(h)-1]
 				h = h[:len(h)-1]
 				easyDown(h, 0)
-				if err := launch(j); err != nil {
+				if next, err = e.offer(hb, k, j, next); err != nil {
 					return err
 				}
 			}
@@ -98,12 +92,8 @@ func (e *Easy) OnHeartbeat(hb *replay.Heartbeat) error {
 				if hb.Free(k) == 0 {
 					break
 				}
-				ok, err := e.launchTracked(hb, k, j)
-				if err != nil {
+				if next, err = e.offer(hb, k, j, next); err != nil {
 					return err
-				}
-				if ok && hb.Job(j).Launchable(k) {
-					next = append(next, j)
 				}
 			}
 			cands = next
@@ -153,13 +143,19 @@ func easyDown(h []easyCand, i int) {
 	h[i] = x
 }
 
-// launchTracked is launch, then track of the job if it launched.
-func (e *Easy) launchTracked(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool, error) {
+// offer is one turn of job j in a round: a task of kind k launched if it
+// can, the job tracked, and appended to next, the next round's jobs, if
+// it can launch another.
+func (e *Easy) offer(hb *replay.Heartbeat, k replay.TaskKind, j int32, next []int32) ([]int32, error) {
 	ok, err := e.launch(hb, k, j)
-	if ok && err == nil {
-		e.track(hb.View, j)
+	if err != nil || !ok {
+		return next, err
 	}
-	return ok, err
+	e.track(hb.View, j)
+	if hb.Job(j).Launchable(k) {
+		next = append(next, j)
+	}
+	return next, nil
 }
 
 // launch starts one task of kind k of job j on the node, maps under delay

@@ -96,10 +96,11 @@ func (f *Fair) refreshDemand(j int32) {
 
 // demandAtUpdate is job j's demand of kind k at the last update.
 func (f *Fair) demandAtUpdate(j int32, k int) int {
-	if jb := &f.jobs[j]; jb.snapAt == f.updates {
+	jb := &f.jobs[j]
+	if jb.snapAt == f.updates {
 		return jb.snap[k]
 	}
-	return f.jobs[j].demand[k]
+	return jb.demand[k]
 }
 
 // relist rebuilds p's scheduling order of its runnable jobs for kind k

@@ -61,23 +61,21 @@ func (o *Oracle) targets(v *replay.View, k replay.TaskKind) []int32 {
 					break
 				}
 				d, by := demand[lo:hi], o.byDemand[k][lo:hi]
-				if hi-lo == 1 {
+				switch {
+				case hi-lo == 1:
 					// A group of one (most of las's): its demand while
-					// slots are left, as waterLevel gives it.
-					by[0] = 0
-					t := min(d[0], budget)
-					target[lo] = t
-					budget -= t
-					o.byDemandGroups[k] = max(o.byDemandGroups[k], g+1)
-					continue
-				}
-				if g >= o.byDemandGroups[k] {
+					// slots are left, as waterLevel gives it, with nothing
+					// to sort.
+					target[lo] = min(d[0], budget)
+					budget -= target[lo]
+				case g >= o.byDemandGroups[k]:
 					o.packed = sortByDemandPacked(d, by, o.packed)
-					o.byDemandGroups[k] = g + 1
-				} else {
+					budget -= waterLevel(d, budget, target[lo:hi], by)
+				default:
 					resortByDemand(d, by)
+					budget -= waterLevel(d, budget, target[lo:hi], by)
 				}
-				budget -= waterLevel(d, budget, target[lo:hi], by)
+				o.byDemandGroups[k] = max(o.byDemandGroups[k], g+1)
 			}
 		}
 		for end > 0 && target[end-1] == 0 {
