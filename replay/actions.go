@@ -59,7 +59,7 @@ func (h *Heartbeat) lookup(t TaskRef) (*job, *task, error) {
 		return nil, nil, h.invalid(t, "no such job has arrived")
 	}
 	j := &h.e.jobs[t.Job]
-	ts := j.tasks(t.Kind)
+	ts := h.e.tasksOf(j, t.Kind)
 	if t.Kind > Reduce || t.Index < 0 || int(t.Index) >= len(ts) {
 		return nil, nil, h.invalid(t, "no such task")
 	}
@@ -80,7 +80,7 @@ func (h *Heartbeat) Launch(t TaskRef) error {
 		return h.noRoom(t, "launch")
 	case t.Kind == Reduce && !j.reducesEligible:
 		return h.invalid(t, "reduce launched before slow-start (%d of %d maps finished, %d needed)",
-			j.finished[Map], len(j.maps), j.slowStartMaps)
+			j.finished[Map], j.nmaps, j.slowStartMaps)
 	}
 	now := e.now
 	swap := e.swapFor(h.node, t, j)
@@ -88,7 +88,7 @@ func (h *Heartbeat) Launch(t TaskRef) error {
 	if t.Kind == Map {
 		j.pendingMaps[t.Index>>6] &^= 1 << (t.Index & 63)
 	}
-	tk.node = h.node
+	tk.onNode = h.node + 1
 	tk.gen++
 	tk.attempts++
 	tk.attemptStart, tk.segStart = now, now
@@ -113,6 +113,7 @@ func (h *Heartbeat) Launch(t TaskRef) error {
 	speed := n.speed
 	var work Time // the attempt's run time on this node, without swap
 	if t.Kind == Map {
+		e.placed(t.Job, j)
 		tk.loc = e.mapLocality(j, t.Index, h.node)
 		f := 1.0
 		switch tk.loc {
@@ -132,7 +133,7 @@ func (h *Heartbeat) Launch(t TaskRef) error {
 		e.maybeEligible(t.Job, j)
 	}
 	e.occupy(h.node, t, +1)
-	if t.Kind == Reduce && j.finished[Map] < int32(len(j.maps)) {
+	if t.Kind == Reduce && j.finished[Map] < j.nmaps {
 		tk.waiting = true
 		tk.remaining = work
 		tk.end = now + swap // the shuffle can start once the swap is done
@@ -242,7 +243,7 @@ func (h *Heartbeat) Kill(t TaskRef) error {
 	if err != nil {
 		return err
 	}
-	if (tk.state != running && tk.state != suspended) || tk.node != h.node {
+	if (tk.state != running && tk.state != suspended) || tk.node() != h.node {
 		return h.invalid(t, "kill of a task that is not running or suspended on this node")
 	}
 	e := h.e
@@ -272,7 +273,7 @@ func (h *Heartbeat) Suspend(t TaskRef) error {
 	}
 	e, n := h.e, &h.e.nodes[h.node]
 	switch {
-	case tk.state != running || tk.node != h.node:
+	case tk.state != running || tk.node() != h.node:
 		return h.invalid(t, "suspend of a task that is not running on this node")
 	case len(n.suspended) >= e.cfg.MaxSuspendedPerNode:
 		return h.invalid(t, "suspend beyond the node's cap of %d suspended tasks (the policy must wait)", e.cfg.MaxSuspendedPerNode)
@@ -312,8 +313,8 @@ func (h *Heartbeat) Resume(t TaskRef) error {
 	switch {
 	case tk.state != suspended:
 		return h.invalid(t, "resume of a task that is not suspended")
-	case tk.node != h.node:
-		return h.invalid(t, "resume on node %d of a task suspended on node %d", h.node, tk.node)
+	case tk.node() != h.node:
+		return h.invalid(t, "resume on node %d of a task suspended on node %d", h.node, tk.node())
 	case !e.fits(n, e.request(t.Job, t.Kind)):
 		return h.noRoom(t, "resume")
 	}
@@ -402,7 +403,7 @@ func (e *Engine) requeue(j *job, t TaskRef, tk *task) {
 	if t.Kind == Map {
 		j.pendingMaps[t.Index>>6] |= 1 << (t.Index & 63)
 	}
-	tk.node = -1
+	tk.onNode = 0
 	tk.gen++
 	tk.waiting = false
 	j.pending[t.Kind]++

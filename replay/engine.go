@@ -539,7 +539,7 @@ func (e *Engine) arrive() {
 // submit in the slot model, when its ApplicationMaster starts in the
 // container model.
 func (e *Engine) admit(ji int32, j *job) {
-	e.prepareJob(ji, j)
+	e.prepareJob(j)
 	e.notify(Event{Kind: JobArrived, Job: ji})
 	if j.reducesEligible {
 		e.notify(Event{Kind: ReducesEligible, Job: ji})

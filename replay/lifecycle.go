@@ -19,7 +19,7 @@ func (e *Engine) taskEnd(ev event) {
 	e.stats.Events++
 	e.stats.TaskEnds++
 	e.stats.TaskEvents++
-	ni := tk.node
+	ni := tk.node()
 	e.endSegment(t, tk, OutcomeFinished)
 	e.occupy(ni, t, -1)
 	tk.state = done
@@ -34,7 +34,7 @@ func (e *Engine) taskEnd(ev event) {
 	if t.Kind == Map {
 		e.mapFinished(t.Job, j)
 	}
-	if j.finished[Map] == int32(len(j.maps)) && j.finished[Reduce] == int32(len(j.reduces)) {
+	if j.finished[Map] == j.nmaps && j.finished[Reduce] == j.nrd {
 		e.jobFinished(t.Job, j)
 	}
 	if e.cfg.OutOfBandHeartbeat && e.nodes[ni].alive {
@@ -48,7 +48,7 @@ func (e *Engine) taskEnd(ev event) {
 // shuffle of the job's reduces.
 func (e *Engine) mapFinished(ji int32, j *job) {
 	e.maybeEligible(ji, j)
-	if j.finished[Map] < int32(len(j.maps)) {
+	if j.finished[Map] < j.nmaps {
 		return
 	}
 	j.mapsDone = e.now
@@ -61,7 +61,7 @@ func (e *Engine) mapFinished(ji int32, j *job) {
 		if tk.state == running {
 			// The shuffle can end no earlier than the swap-in finished
 			// (tk.end), and takes its transfer time after the last map.
-			tk.end = max(e.now, tk.end) + e.atNodeRate(&e.nodes[tk.node], tk.remaining)
+			tk.end = max(e.now, tk.end) + e.atNodeRate(&e.nodes[tk.node()], tk.remaining)
 			e.q.push(newEvent(tk.end, evTaskEnd, ji, int32(i), tk.gen, Reduce))
 		}
 	}
@@ -189,10 +189,10 @@ func (e *Engine) touchTasks(evs []event) {
 	for i := range evs {
 		if j := &e.jobs[evs[i].job()]; !j.done { // a finished job's tasks are let go
 			tk := &j.tasks(evs[i].rk())[evs[i].idx()]
-			if tk.node >= 0 {
+			if ni := tk.node(); ni >= 0 {
 				// The lines of the node's record that a finish updates,
 				// and the tail of its running list.
-				n := &e.nodes[tk.node]
+				n := &e.nodes[ni]
 				sum += n.busySlots + int32(n.avail[0])
 				if len(n.running) > 0 {
 					sum += n.running[len(n.running)-1].Index

@@ -11,32 +11,52 @@ import (
 // request, which is cheaper than building the indexes.
 const indexedMaps = 16
 
-// prepareJob builds a job's tasks and block placement. Per-task work is
-// computed from the trace at launch, so the job holds one task array and
-// its replicas.
-func (e *Engine) prepareJob(ji int32, j *job) {
-	tj := j.tj
-	nm, nr := tj.Maps(), tj.Reduces()
+// prepareJob admits a job: its counters and its bitmap of pending maps.
+// Its task records and block placement wait until something needs them
+// (tasksOf, placed): on an overloaded cluster most jobs wait long before
+// their first launch, and a replay of 100,000 such jobs would otherwise
+// hold every task of every waiting job in memory. Both are what they would
+// have been at arrival: a task record starts pending, and the placement's
+// draws depend only on the seed and the job's index.
+func (e *Engine) prepareJob(j *job) {
+	nm, nr := j.nmaps, j.nrd
 	j.arrived = true
-	tasks := e.taskSlabs.get(nm + nr)
-	for i := range tasks {
-		tasks[i] = task{node: -1}
-	}
-	j.maps, j.reduces = tasks[:nm], tasks[nm:] // maps keeps the slab's capacity
-	j.pendingMaps = e.bitSlabs.get((nm + 63) / 64)
+	j.pendingMaps = e.bitSlabs.get(int(nm+63) / 64)
 	for i := range j.pendingMaps {
 		j.pendingMaps[i] = ^uint64(0)
 	}
 	if r := nm % 64; r != 0 {
 		j.pendingMaps[len(j.pendingMaps)-1] = 1<<r - 1
 	}
-	j.pending = [2]int32{int32(nm), int32(nr)}
+	j.pending = [2]int32{nm, nr}
 	j.slowStartMaps = int32(math.Ceil(e.cfg.SlowStart * float64(nm)))
-	e.addDemand(Map, int32(nm))
+	e.addDemand(Map, nm)
 	if nr > 0 && j.slowStartMaps == 0 && (e.model == SlotModel || nm == 0) {
 		e.makeEligible(j)
 	}
-	e.placeBlocks(ji, j)
+}
+
+// tasksOf returns job j's records of tasks of kind k, making every task
+// record of the job the first time (all pending). It is nil for a job not
+// arrived or finished (released).
+func (e *Engine) tasksOf(j *job, k TaskKind) []task {
+	if j.maps == nil && j.arrived && !j.done {
+		// Zeroed records are pending tasks. A fresh array is zeroed by the
+		// runtime without being written, so the pages of tasks that never
+		// launch (a backlog's, past HFSP's samples) take no memory.
+		tasks := e.taskSlabs.getZeroed(int(j.nmaps + j.nrd))
+		j.maps, j.reduces = tasks[:j.nmaps], tasks[j.nmaps:] // maps keeps the slab's capacity
+	}
+	return j.tasks(k)
+}
+
+// placed returns the replicas of job ji's maps, placing its blocks the
+// first time; nil for a job not arrived or finished.
+func (e *Engine) placed(ji int32, j *job) []int32 {
+	if j.replicas == nil && j.nmaps > 0 && j.arrived && !j.done {
+		e.placeBlocks(ji, j)
+	}
+	return j.replicas
 }
 
 // release drops a finished job's per-task state, for reuse by later
@@ -71,7 +91,7 @@ func (e *Engine) transfer(j *job, t int32) Time {
 // the second's rack. The draw depends only on the seed and the job's
 // index, so a trace replays identically whatever else changes.
 func (e *Engine) placeBlocks(ji int32, j *job) {
-	nm := len(j.maps)
+	nm := int(j.nmaps)
 	nodes := int32(e.cfg.Nodes)
 	rf := e.rf
 	e.pcg.Seed(e.cfg.Seed, uint64(ji)+1)

@@ -24,6 +24,21 @@ func (s *slabs[T]) get(n int) []T {
 	return make([]T, n, 1<<c)
 }
 
+// getZeroed is get with every element zero. A fresh slice is zeroed by
+// the runtime, which leaves the pages of a large one untouched (memory
+// the operating system maps on first use); only a recycled one is cleared.
+func (s *slabs[T]) getZeroed(n int) []T {
+	if n == 0 {
+		return nil
+	}
+	if l := s.free[bits.Len(uint(n-1))]; len(l) > 0 {
+		x := s.get(n)
+		clear(x)
+		return x
+	}
+	return s.get(n)
+}
+
 // put gives back a slice from get.
 func (s *slabs[T]) put(x []T) {
 	if cap(x) == 0 {

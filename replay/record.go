@@ -129,7 +129,7 @@ func (r *recorder) segment(e *Engine, t TaskRef, tk *task, out Outcome) {
 	s.Kind = append(s.Kind, t.Kind)
 	s.Task = append(s.Task, t.Index)
 	s.Attempt = append(s.Attempt, tk.attempts)
-	s.Node = append(s.Node, tk.node)
+	s.Node = append(s.Node, tk.node())
 	s.Start = append(s.Start, tk.segStart)
 	s.End = append(s.End, e.now)
 	s.Swap = append(s.Swap, tk.swapDelay)

@@ -25,9 +25,11 @@ type task struct {
 	loc      Locality // locality of the current attempt (maps)
 	gen      int32    // attempt generation; bumped on every launch, kill, suspend and loss
 	attempts int32    // launches so far
-	node     int32    // node of the current attempt, -1 if none
-	slotPos  int32    // position in the node's running or suspended list
-	segStart Time     // start of the current segment
+	// onNode is the node of the current attempt plus one, 0 if none, so
+	// that a zeroed record is a task never launched (see tasksOf).
+	onNode   int32
+	slotPos  int32 // position in the node's running or suspended list
+	segStart Time  // start of the current segment
 	// end is the end of the current segment's run if not waiting; once
 	// the task is done, its finish time.
 	end       Time
@@ -38,6 +40,9 @@ type task struct {
 	remaining    Time  // run time left, valid while waiting or suspended
 	swapBytes    int64 // bytes swapped out while suspended
 }
+
+// node is the node of the task's current attempt, -1 if none.
+func (t *task) node() int32 { return t.onNode - 1 }
 
 // job is the engine's record of one job of the trace. The fields policies
 // read on every pass over the jobs (states and counts) come first, in one

@@ -69,14 +69,23 @@ func (v *View) Job(j int32) JobView { return JobView{j: &v.e.jobs[j], idx: j, e:
 // and nothing else (node -1, zero counts and times).
 func (v *View) Task(t TaskRef) TaskView {
 	j := &v.e.jobs[t.Job]
-	if j.done && j.maps == nil {
-		return TaskView{t: &releasedTask, ref: t, e: v.e}
+	if j.maps == nil {
+		if j.done {
+			return TaskView{t: &releasedTask, ref: t, e: v.e}
+		}
+		// Not yet made (tasksOf): the task has never launched.
+		return TaskView{t: &unlaunchedTask, ref: t, e: v.e}
 	}
 	return TaskView{t: &j.tasks(t.Kind)[t.Index], ref: t, e: v.e}
 }
 
-// releasedTask stands for every task of a finished job. Views only read it.
-var releasedTask = task{state: done, node: -1}
+// releasedTask stands for every task of a finished job, and unlaunchedTask
+// for every task of a job whose records are not made yet. Views only read
+// them.
+var (
+	releasedTask   = task{state: done}
+	unlaunchedTask = task{state: pending}
+)
 
 // PendingMap returns a pending map of job j to run on node n, the best
 // locality first, no worse than max. It does not launch it.
@@ -85,6 +94,7 @@ func (v *View) PendingMap(j int32, n int32, max Locality) (idx int32, loc Locali
 	if jb.pending[Map] == 0 || jb.done {
 		return -1, 0, false
 	}
+	v.e.placed(j, jb)
 	// Tasks pending again after a kill or loss are few; look at them first.
 	best, bestLoc := int32(-1), Locality(OffRack+1)
 	rp := jb.repend[Map][:0]
@@ -161,6 +171,12 @@ func (v *View) PendingReduce(j int32) (idx int32, ok bool) {
 func nextPending(j *job, k TaskKind) int32 {
 	ts := j.tasks(k)
 	c := j.anyNext[k]
+	if ts == nil { // no records yet: no task has launched
+		if n := [2]int32{j.nmaps, j.nrd}[k]; c < n {
+			return c
+		}
+		return -1
+	}
 	for int(c) < len(ts) && (ts[c].state != pending || ts[c].attempts > 0) {
 		c++
 	}
@@ -213,7 +229,7 @@ func (j JobView) Tasks(k TaskKind) int {
 // at [t·r, (t+1)·r) for r = len/Tasks(Map). The slice is the engine's:
 // read it, do not keep or change it. It is nil before the job arrives and
 // after it finished.
-func (j JobView) Replicas() []int32 { return j.j.replicas }
+func (j JobView) Replicas() []int32 { return j.e.placed(j.idx, j.j) }
 
 // Pending counts tasks of kind k waiting for a first or new attempt.
 func (j JobView) Pending(k TaskKind) int { return int(j.j.pending[k]) }
@@ -311,7 +327,7 @@ func (t TaskView) Suspended() bool { return t.t.state == suspended }
 func (t TaskView) Done() bool      { return t.t.state == done }
 
 // Node is the node of the current attempt, -1 if none.
-func (t TaskView) Node() int32 { return t.t.node }
+func (t TaskView) Node() int32 { return t.t.node() }
 
 // Attempts counts the task's launches.
 func (t TaskView) Attempts() int { return int(t.t.attempts) }
@@ -373,7 +389,7 @@ func (t TaskView) ShuffleEnd() (Time, bool) {
 	if t.job().tj == nil {
 		return 0, false // a finished job's, let go
 	}
-	exec := Seconds(t.job().reduceWork(t.ref.Index).Sec() / t.e.nodes[max(tk.node, 0)].speed)
+	exec := Seconds(t.job().reduceWork(t.ref.Index).Sec() / t.e.nodes[max(tk.node(), 0)].speed)
 	switch {
 	case tk.state == done:
 		return tk.end - exec, true
@@ -392,7 +408,7 @@ func (t TaskView) ReducePhase() (shuffleDone bool, shuffleEnd Time, progress flo
 	if t.job().tj == nil {
 		return true, 0, 1 // a finished job's, let go
 	}
-	exec := Seconds(t.job().reduceWork(t.ref.Index).Sec() / t.e.nodes[max(tk.node, 0)].speed)
+	exec := Seconds(t.job().reduceWork(t.ref.Index).Sec() / t.e.nodes[max(tk.node(), 0)].speed)
 	switch {
 	case tk.state == done:
 		return true, tk.end - exec, 1

@@ -1,0 +1,82 @@
+package replay
+
+import (
+	"reflect"
+	"testing"
+
+	"sojourn/traces"
+)
+
+// eagerRecords makes every job's task records and block placement as it
+// arrives, as the engine did before it made them when first needed, and
+// checks on every event that no job holds records before its first launch
+// unless it made them itself.
+type eagerRecords struct {
+	Scheduler
+	t     *testing.T
+	eager bool
+	// waitingBare counts, over the events, the jobs seen waiting (arrived,
+	// none launched) without records: the laziness the test is about.
+	waitingBare int
+}
+
+func (s *eagerRecords) OnEvent(ev Event, v *View) {
+	e := v.e
+	if s.eager && ev.Kind == JobArrived {
+		j := &e.jobs[ev.Job]
+		e.tasksOf(j, Map)
+		v.Job(ev.Job).Replicas()
+	}
+	if !s.eager {
+		for i := range e.jobs {
+			j := &e.jobs[i]
+			if !j.arrived || j.done || j.launchedOnce {
+				continue
+			}
+			if j.maps != nil {
+				s.t.Fatalf("job %d has task records before its first launch", i)
+			}
+			s.waitingBare++
+		}
+	}
+	s.Scheduler.OnEvent(ev, v)
+}
+
+// TestRecordsMadeWhenNeeded replays a backlog (more work than the cluster
+// does while jobs arrive) with records made when first needed, out of
+// arrival order, and with every job's made on arrival: every job, every task segment and every
+// occupancy change must be the same, with node failures and speeds
+// (attempts lost and pending again) and without.
+func TestRecordsMadeWhenNeeded(t *testing.T) {
+	var specs []traces.Job
+	for i := range 60 {
+		maps := make([]float64, 10+i%5*15)
+		for m := range maps {
+			maps[m] = float64(20 + (i*7+m*13)%90)
+		}
+		j := jobSpec(float64(i*4), maps, []float64{30, 45, 60}[:1+i%3], 1e6, 1<<30)
+		// Priorities take later jobs ahead of waiting ones, so that jobs
+		// are first served, and their records made, out of arrival order.
+		j.Priority = traces.Priority(i%5 - 2)
+		specs = append(specs, j)
+	}
+	tr := mkTrace(t, specs...)
+	for _, cfg := range []Config{
+		{Nodes: 12, NodesPerRack: 4, Seed: 1},
+		{Nodes: 12, NodesPerRack: 4, Seed: 2, MTBF: 2000, MTTR: 300, SpeedSigma: 0.3, OutOfBandHeartbeat: true},
+	} {
+		lazy := &eagerRecords{Scheduler: &FIFO{}, t: t}
+		a := mustRun(t, tr, lazy, cfg)
+		b := mustRun(t, tr, &eagerRecords{Scheduler: &FIFO{}, t: t, eager: true}, cfg)
+		if lazy.waitingBare == 0 {
+			t.Fatal("no job ever waited without records: the trace needs a backlog")
+		}
+		if cfg.MTBF > 0 && a.LostWork == 0 {
+			t.Fatal("no attempt lost: the test needs failures that hit running tasks")
+		}
+		if !reflect.DeepEqual(a.Jobs, b.Jobs) || !reflect.DeepEqual(a.Segments, b.Segments) ||
+			!reflect.DeepEqual(a.Occupancy, b.Occupancy) || a.Stats != b.Stats {
+			t.Fatalf("seed %d: records made when needed and on arrival give different replays", cfg.Seed)
+		}
+	}
+}
