@@ -34,6 +34,9 @@ func (h *HFSP) taskFinished(t replay.TaskRef, v *replay.View) {
 				h.setInVC(t.Job, t.Kind, false)
 			} else {
 				h.zombies[t.Kind] = append(h.zombies[t.Kind], t.Job)
+				if !h.o.latePS { // only the serve list reads the marks
+					h.unmarked[t.Kind] = append(h.unmarked[t.Kind], t.Job)
+				}
 			}
 		}
 		return

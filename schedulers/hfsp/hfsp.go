@@ -58,6 +58,9 @@ type HFSP struct {
 	// looked at (none of them can finish virtually without one).
 	zombies    [2][]int32
 	zombieSeen [2]int
+	// unmarked are the zombies not yet marked passive in their virtual
+	// cluster: marked when the serve list starts anew (see serveList).
+	unmarked [2][]int32
 	// nextCheck is the earliest checkAt of the jobs whose reduce samples
 	// have all launched; 0 after an event.
 	nextCheck replay.Time

@@ -61,6 +61,17 @@ func (h *HFSP) serveList(k replay.TaskKind) *hfspServe {
 		s.epoch = 1
 	}
 	s.ver = ver
+	// The zombies, done for real, will never join: the walk passes over
+	// them (NextActive) without reading each one. Marked only now, as the
+	// list starts, because a job's flag when this list started is the one
+	// that counts (noteFlag): one that became a zombie since the last
+	// start may still join the old list.
+	for _, j := range h.unmarked[k] {
+		if h.jobs[j].inVC[k] {
+			h.vc[k].SetPassive(int64(j))
+		}
+	}
+	h.unmarked[k] = h.unmarked[k][:0]
 	return s
 }
 
@@ -77,10 +88,17 @@ func (s *hfspServe) has(h *HFSP, k replay.TaskKind, i int) bool {
 		panic("hfsp: the virtual cluster changed during a walk of its serve list")
 	}
 	for len(s.jobs) <= i && s.read < vc.Len() {
-		j := int32(vc.OrderAt(s.read))
+		// A passive job passed over is a zombie, which never joins and
+		// whose entry nothing reads: its flag cannot change again.
+		p, id := vc.NextActive(s.read)
+		if id < 0 {
+			s.read = p
+			break
+		}
+		j := int32(id)
 		e := &s.by[j]
-		e.rank, e.readAt = int32(s.read), s.epoch
-		s.read++
+		e.rank, e.readAt = int32(p), s.epoch
+		s.read = p + 1
 		joins := h.servable[k][j]
 		if e.fixedAt == s.epoch {
 			joins = e.joins

@@ -32,6 +32,7 @@ func TestMatchesReference(t *testing.T) {
 		got, want := vcluster.New(slots, speed), newRef(slots, speed)
 		ids := []int64{}
 		known := map[int64]bool{}
+		passive := map[int64]bool{} // marked by SetPassive, until removed
 		nIDs := 1 + r.IntN([]int{5, 40, 300}[trial%3])
 		size := func() float64 {
 			switch r.IntN(12) {
@@ -82,6 +83,10 @@ func TestMatchesReference(t *testing.T) {
 				got.Remove(id)
 				want.Remove(id)
 				delete(known, id)
+				delete(passive, id)
+			case k == 8 && known[id] && r.IntN(2) == 0: // HFSP marks a job done for real
+				got.SetPassive(id)
+				passive[id] = true
 			case k == 7 && r.IntN(2) == 0: // HFSP's pass over the jobs done for real
 				for _, q := range ids {
 					if !known[q] || r.IntN(3) == 0 {
@@ -96,6 +101,7 @@ func TestMatchesReference(t *testing.T) {
 						got.Remove(q)
 						want.Remove(q)
 						delete(known, q)
+						delete(passive, q)
 					}
 				}
 			case k == 7 && r.IntN(10) == 0:
@@ -131,6 +137,19 @@ func TestMatchesReference(t *testing.T) {
 						if a := got.OrderAt(p); a != b[p] {
 							t.Fatalf("trial %d op %d: OrderAt(%d) %d, reference %v", trial, op, p, a, b)
 						}
+					}
+					// The first job not passive from a position on.
+					from := r.IntN(len(b) + 1)
+					wq, wid := len(b), int64(-1)
+					for p := from; p < len(b); p++ {
+						if !passive[b[p]] {
+							wq, wid = p, b[p]
+							break
+						}
+					}
+					if q, id := got.NextActive(from); q != wq || id != wid {
+						t.Fatalf("trial %d op %d: NextActive(%d) = %d, %d; want %d, %d (order %v, passive %v)",
+							trial, op, from, q, id, wq, wid, b, passive)
 					}
 				case 0:
 					same(op, "Remaining", got.Remaining(q), want.Remaining(q))

@@ -98,6 +98,7 @@ type vjob struct {
 	gAtCap   float64 // level service received before capAt
 	mark     uint32  // scratch for sortByWork
 	finished bool
+	passive  bool // see SetPassive
 }
 
 const (
@@ -199,6 +200,14 @@ func (vc *Cluster) SetSlots(s float64) {
 		vc.touch()
 		vc.slots = s
 	}
+}
+
+// SetPassive marks job id as one its caller will pass over in the Order
+// from now on (a job done for real, which HFSP no longer serves):
+// NextActive skips it. It changes nothing else: the job keeps its share
+// and its place, and the Order and its version stay as they are.
+func (vc *Cluster) SetPassive(id int64) {
+	vc.find(id).passive = true
 }
 
 // Remove deletes job id; unknown ids are ignored.
@@ -371,6 +380,27 @@ func (vc *Cluster) OrderAt(p int) int64 {
 		panic(fmt.Sprintf("schedulers: virtual order position %d of %d", p, len(vc.jobs)))
 	}
 	return vc.orderAt(p).id
+}
+
+// NextActive returns the first position q ≥ p of the Order whose job is
+// not passive (SetPassive), and that job's id; q is Len() and the id -1
+// if there is none. Like OrderAt, it projects only as far as it reads,
+// but it passes over a run of passive jobs without a call for each (the
+// sweep has just written each one's record, so its mark is in the cache).
+func (vc *Cluster) NextActive(p int) (q int, id int64) {
+	vc.ensure()
+	for p < len(vc.jobs) {
+		for p >= vc.final {
+			vc.step()
+		}
+		for _, k := range vc.orderKeys[p:vc.final] {
+			if !vc.jobs[k.i].passive {
+				return p, k.id
+			}
+			p++
+		}
+	}
+	return len(vc.jobs), -1
 }
 
 // Completions returns the number of virtual completions so far: a caller
