@@ -44,9 +44,9 @@ func (s *eagerRecords) OnEvent(ev Event, v *View) {
 
 // TestRecordsMadeWhenNeeded replays a backlog (more work than the cluster
 // does while jobs arrive) with records made when first needed, out of
-// arrival order, and with every job's made on arrival: every job, every task segment and every
-// occupancy change must be the same, with node failures and speeds
-// (attempts lost and pending again) and without.
+// arrival order, and with every job's made on arrival: every job, every
+// task segment and every occupancy change must be the same, with node
+// failures and speeds (attempts lost and pending again) and without.
 func TestRecordsMadeWhenNeeded(t *testing.T) {
 	var specs []traces.Job
 	for i := range 60 {
