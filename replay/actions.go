@@ -3,6 +3,7 @@ package replay
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Heartbeat is a node reporting in. Through it a policy reads the node's
@@ -290,7 +291,6 @@ func (h *Heartbeat) Suspend(t TaskRef) error {
 	tk.state = suspended
 	tk.gen++
 	tk.swapped, tk.swapBytes = false, 0
-	tk.slotPos = int32(len(n.suspended))
 	n.suspended = append(n.suspended, t)
 	n.unswapped = append(n.unswapped, t)
 	n.nSusp[t.Kind]++
@@ -348,11 +348,7 @@ func (h *Heartbeat) Resume(t TaskRef) error {
 // unsuspend removes a suspended task from its node's lists.
 func (e *Engine) unsuspend(ni int32, t TaskRef, tk *task) {
 	n := &e.nodes[ni]
-	last := len(n.suspended) - 1
-	moved := n.suspended[last]
-	n.suspended[tk.slotPos] = moved
-	e.taskOf(moved).slotPos = tk.slotPos
-	n.suspended = n.suspended[:last]
+	n.suspended = removeTask(n.suspended, t, ni)
 	n.nSusp[t.Kind]--
 	for i, s := range n.unswapped {
 		if s == t {
@@ -361,6 +357,21 @@ func (e *Engine) unsuspend(ni int32, t TaskRef, tk *task) {
 		}
 	}
 	tk.swapped, tk.swapBytes = false, 0
+}
+
+// removeTask removes t from list, one of node ni's lists, by moving the
+// last task into its place. The task is found by a scan: a node's lists
+// are as short as its slots, and the scan is cheaper than keeping each
+// task's position in its record, which every removal would update in the
+// moved task's record, a cache miss at nearly every task end.
+func removeTask(list []TaskRef, t TaskRef, ni int32) []TaskRef {
+	p := slices.Index(list, t)
+	if p < 0 {
+		panic(fmt.Sprintf("replay: task %v is not in the list of node %d", t, ni))
+	}
+	last := len(list) - 1
+	list[p] = list[last]
+	return list[:last]
 }
 
 func (e *Engine) taskOf(t TaskRef) *task { return &e.jobs[t.Job].tasks(t.Kind)[t.Index] }
@@ -373,16 +384,10 @@ func (e *Engine) occupy(ni int32, t TaskRef, d int32) {
 	n.busySince = e.now
 	n.busySlots += d
 	e.allocate(ni, e.request(t.Job, t.Kind), int64(d))
-	tk := e.taskOf(t)
 	if d > 0 {
-		tk.slotPos = int32(len(n.running))
 		n.running = append(n.running, t)
 	} else {
-		last := len(n.running) - 1
-		moved := n.running[last]
-		n.running[tk.slotPos] = moved
-		e.taskOf(moved).slotPos = tk.slotPos
-		n.running = n.running[:last]
+		n.running = removeTask(n.running, t, ni)
 	}
 	if e.cpuShared {
 		e.rerate(ni, t)

@@ -28,8 +28,7 @@ type task struct {
 	// onNode is the node of the current attempt plus one, 0 if none, so
 	// that a zeroed record is a task never launched (see tasksOf).
 	onNode   int32
-	slotPos  int32 // position in the node's running or suspended list
-	segStart Time  // start of the current segment
+	segStart Time // start of the current segment
 	// end is the end of the current segment's run if not waiting; once
 	// the task is done, its finish time.
 	end       Time
