@@ -7,10 +7,10 @@ import (
 	"sojourn/traces"
 )
 
-// eagerRecords makes every job's task records and block placement as it
-// arrives, as the engine did before it made them when first needed, and
-// checks on every event that no job holds records before its first launch
-// unless it made them itself.
+// eagerRecords, when eager, makes every job's task records and block
+// placement as it arrives, as the engine did before it made them when
+// first needed; otherwise it checks on every event that no job holds
+// records before its first launch.
 type eagerRecords struct {
 	Scheduler
 	t     *testing.T

@@ -12,31 +12,34 @@ type slabs[T any] struct {
 
 // get returns a slice of length n with unspecified contents.
 func (s *slabs[T]) get(n int) []T {
-	if n == 0 {
-		return nil
-	}
-	c := bits.Len(uint(n - 1))
-	if l := s.free[c]; len(l) > 0 {
-		x := l[len(l)-1]
-		s.free[c] = l[:len(l)-1]
-		return x[:n]
-	}
-	return make([]T, n, 1<<c)
+	x, _ := s.take(n)
+	return x
 }
 
 // getZeroed is get with every element zero. A fresh slice is zeroed by
 // the runtime, which leaves the pages of a large one untouched (memory
 // the operating system maps on first use); only a recycled one is cleared.
 func (s *slabs[T]) getZeroed(n int) []T {
-	if n == 0 {
-		return nil
-	}
-	if l := s.free[bits.Len(uint(n-1))]; len(l) > 0 {
-		x := s.get(n)
+	x, recycled := s.take(n)
+	if recycled {
 		clear(x)
-		return x
 	}
-	return s.get(n)
+	return x
+}
+
+// take returns a slice of length n, recycled if one of its capacity was
+// given back, else new.
+func (s *slabs[T]) take(n int) (x []T, recycled bool) {
+	if n == 0 {
+		return nil, false
+	}
+	c := bits.Len(uint(n - 1))
+	if l := s.free[c]; len(l) > 0 {
+		x = l[len(l)-1]
+		s.free[c] = l[:len(l)-1]
+		return x[:n], true
+	}
+	return make([]T, n, 1<<c), false
 }
 
 // put gives back a slice from get.

@@ -83,6 +83,14 @@ type job struct {
 	class, pool string
 }
 
+// count is the job's number of tasks of kind k.
+func (j *job) count(k TaskKind) int32 {
+	if k == Map {
+		return j.nmaps
+	}
+	return j.nrd
+}
+
 func (j *job) tasks(k TaskKind) []task {
 	if k == Map {
 		return j.maps

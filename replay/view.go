@@ -172,7 +172,7 @@ func nextPending(j *job, k TaskKind) int32 {
 	ts := j.tasks(k)
 	c := j.anyNext[k]
 	if ts == nil { // no records yet: no task has launched
-		if n := [2]int32{j.nmaps, j.nrd}[k]; c < n {
+		if c < j.count(k) {
 			return c
 		}
 		return -1
@@ -218,12 +218,7 @@ func (j JobView) Arrived() bool { return j.j.arrived }
 func (j JobView) Done() bool { return j.j.done }
 
 // Tasks is the job's number of tasks of kind k.
-func (j JobView) Tasks(k TaskKind) int {
-	if k == Map {
-		return int(j.j.nmaps)
-	}
-	return int(j.j.nrd)
-}
+func (j JobView) Tasks(k TaskKind) int { return int(j.j.count(k)) }
 
 // Replicas lists the nodes holding the blocks of the job's maps, map t's
 // at [t·r, (t+1)·r) for r = len/Tasks(Map). The slice is the engine's:
