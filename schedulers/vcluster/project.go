@@ -41,8 +41,16 @@ func (vc *Cluster) project() {
 		}
 	}
 	finished := len(ord)
+	wpos := vc.wpos[:n]
 	for i := range vc.jobs {
 		j := &vc.jobs[i]
+		if !j.sized && !j.finished {
+			j.work = vc.remaining(j) // as of now, by the projection replaced
+		}
+		j.sized = false
+		if p := wpos[i]; p >= 0 {
+			vc.workKeys[p].x = j.work // sortByWork reads the list, not the jobs
+		}
 		switch {
 		case j.finished:
 			st[i] = stDone
@@ -57,7 +65,7 @@ func (vc *Cluster) project() {
 
 	vc.segT, vc.segG, vc.segL = vc.segT[:0], vc.segG[:0], vc.segL[:0]
 	vc.heap = vc.heap[:0]
-	vc.sw = sweep{t: now, atLevel: len(byWork), byWork: byWork}
+	vc.sw = sweep{t: now, atLevel: len(byWork), pcAt: -1, byWork: byWork}
 	vc.version++
 	vc.spare, vc.orderKeys = vc.orderKeys, ord
 	vc.final = 0
@@ -76,6 +84,7 @@ func (vc *Cluster) project() {
 type sweep struct {
 	t, g, level, capped float64
 	atLevel, pc, pw     int
+	pcAt                int32 // index of the job at pc in the list by cap, -1 if not looked up
 	byWork              []sortKey
 	done                bool
 }
@@ -86,11 +95,17 @@ func (vc *Cluster) capUp() {
 	sw, st, byCap := &vc.sw, vc.st, vc.caps
 	for sw.atLevel > 0 {
 		sw.level = max((vc.slots-sw.capped)/float64(sw.atLevel), 0)
-		i := vc.position(byCap[sw.pc].id)
+		// The job with the smallest cap still at the level: looked up
+		// once per place in the list, not at every step.
+		i := sw.pcAt
+		if i < 0 {
+			i = vc.position(byCap[sw.pc].id)
+		}
 		for st[i] != stLevel {
 			sw.pc++
 			i = vc.position(byCap[sw.pc].id)
 		}
+		sw.pcAt = i
 		if byCap[sw.pc].cap > sw.level {
 			break
 		}
@@ -147,8 +162,8 @@ func (vc *Cluster) step() {
 		return
 	case tl <= tc:
 		k := &sw.byWork[sw.pw]
-		sw.g = max(sw.g, k.x) // exactly its size: equal sizes finish together
-		sw.t, vc.jobs[k.i].finish, st[k.i] = tl, tl, stDone
+		sw.g = max(sw.g, k.x)      // exactly its size: equal sizes finish together
+		sw.t, st[k.i] = tl, stDone // its finish is in its key
 		ord = append(ord, sortKey{x: tl, seq: math.MaxInt, id: k.id, i: k.i})
 		sw.atLevel--
 	default:
@@ -269,22 +284,9 @@ func (vc *Cluster) removeFinished(i int32) {
 	vc.final--
 	vc.next-- // it was among the finished ones, at the start
 	vc.deleteCap(id, j.cap)
-	// A finished job is not at the level: it is not in workKeys.
-	last := int32(len(vc.jobs) - 1)
-	if i != last {
-		m := &vc.jobs[last]
-		if p, ok := slices.BinarySearchFunc(vc.orderKeys, orderKey(m, last), compareKeys); ok {
-			vc.orderKeys[p].i = i
-		}
-		if !m.finished {
-			if p, ok := slices.BinarySearchFunc(vc.workKeys, sortKey{x: m.work, id: m.id}, compareKeys); ok {
-				vc.workKeys[p].i = i
-			}
-		}
-		vc.jobs[i] = *m
-		vc.index.set(m.id, i)
+	if last := int32(len(vc.jobs) - 1); i != last {
+		vc.orderKeys[vc.keyOf(vc.jobs[last].id)].i = i
 	}
-	vc.jobs = vc.jobs[:last]
-	vc.index.del(id)
+	vc.dropJob(i)
 	vc.version++
 }

@@ -54,38 +54,36 @@ func keyLess(a, b *sortKey) bool {
 // sortByWork returns the jobs at the level (state st), by remaining work
 // and id, sorted from the last projection's list: the jobs still at the
 // level in that order, then those added or updated since (the only others
-// that may be at the level).
+// that may be at the level). project has written each listed job's new
+// work in its key, and Remove has kept the keys' indices, so the pass
+// reads the list alone, not the job records in the list's order, which
+// on a long backlog is a cache miss per job.
 func (vc *Cluster) sortByWork(st []uint8) []sortKey {
-	vc.epoch++
-	if vc.epoch == 0 { // wrapped: no job may look marked
-		for i := range vc.jobs {
-			vc.jobs[i].mark = 0
-		}
-		vc.epoch = 1
-	}
 	// In place: the write position never passes the read one.
 	ks := vc.workKeys[:0]
 	for _, k := range vc.workKeys {
-		i, ok := vc.index.get(k.id)
-		if !ok || st[i] != stLevel {
+		if k.i < 0 { // removed
 			continue
 		}
-		j := &vc.jobs[i]
-		j.mark = vc.epoch
-		ks = append(ks, sortKey{x: j.work, id: k.id, i: i})
+		if st[k.i] != stLevel {
+			vc.wpos[k.i] = -1
+			continue
+		}
+		ks = append(ks, k)
 	}
 	for _, id := range vc.fresh {
 		i, ok := vc.index.get(id)
-		if !ok || st[i] != stLevel {
+		if !ok || st[i] != stLevel || vc.wpos[i] >= 0 {
 			continue
 		}
-		if j := &vc.jobs[i]; j.mark != vc.epoch {
-			j.mark = vc.epoch
-			ks = append(ks, sortKey{x: j.work, id: id, i: i})
-		}
+		vc.wpos[i] = 0 // listed: a later copy of its id adds nothing
+		ks = append(ks, sortKey{x: vc.jobs[i].work, id: id, i: i})
 	}
 	vc.fresh = vc.fresh[:0]
 	sortNearly(ks)
+	for p, k := range ks {
+		vc.wpos[k.i] = int32(p)
+	}
 	vc.workKeys = ks
 	return ks
 }

@@ -80,25 +80,35 @@ type Cluster struct {
 	st    []uint8
 	spare []sortKey
 	// Kept between projections (see sort.go): the jobs at the level by
-	// work as of the last projection, those added or updated since, every
-	// job by cap, and the mark of the jobs found in the list being sorted.
+	// work as of the last projection, each job's place in that list (by
+	// index, -1 if none), the jobs added or updated since, and every job
+	// by cap.
 	workKeys []sortKey
-	fresh    []int64
-	caps     []capKey
-	epoch    uint32
+	wpos     []int32
+	// passive marks the jobs by index (SetPassive), apart from their
+	// records so that a walk over the Order reads only the keys and this.
+	passive []bool
+	fresh   []int64
+	caps    []capKey
 }
 
 type vjob struct {
-	id       int64
-	work     float64 // remaining work when the projection started
-	cap      float64
-	seq      int
-	finish   float64 // recorded finish time if finished, else projected
+	id   int64
+	work float64 // remaining work when the projection started
+	cap  float64
+	seq  int
+	// finish is the recorded finish time once finished; before, the
+	// projected one of a job capped or never finishing. A job the sweep
+	// finishes at the level has its projected finish in its key in the
+	// Order only, so that the sweep does not write every job's record.
+	finish   float64
 	capAt    float64 // projected time from which the job runs at its cap
 	gAtCap   float64 // level service received before capAt
-	mark     uint32  // scratch for sortByWork
 	finished bool
-	passive  bool // see SetPassive
+	// sized marks a job whose work already stands at now while the
+	// projection is stale: a change set it (Add, Update) or stored it
+	// before changing the job (SetCap). project stores the others'.
+	sized bool
 }
 
 const (
@@ -143,7 +153,9 @@ func (vc *Cluster) Add(id int64, work, c float64) {
 	}
 	vc.touch()
 	vc.index.set(id, int32(len(vc.jobs)))
-	vc.jobs = append(vc.jobs, vjob{id: id, work: work, cap: c})
+	vc.jobs = append(vc.jobs, vjob{id: id, work: work, cap: c, sized: true})
+	vc.wpos = append(vc.wpos, -1)
+	vc.passive = append(vc.passive, false)
 	vc.fresh = append(vc.fresh, id)
 	vc.insertCap(id, c)
 }
@@ -161,7 +173,7 @@ func (vc *Cluster) Update(id int64, work, c float64) {
 	}
 	vc.touch()
 	vc.setCap(j, c)
-	j.work = work
+	j.work, j.sized = work, true
 	j.finished, j.seq = false, 0
 	vc.fresh = append(vc.fresh, id)
 }
@@ -189,6 +201,7 @@ func (vc *Cluster) SetCap(id int64, c float64) {
 	}
 	if !j.finished {
 		vc.touch()
+		vc.size(j) // at its old cap
 	}
 	vc.setCap(j, c)
 }
@@ -207,7 +220,11 @@ func (vc *Cluster) SetSlots(s float64) {
 // NextActive skips it. It changes nothing else: the job keeps its share
 // and its place, and the Order and its version stay as they are.
 func (vc *Cluster) SetPassive(id int64) {
-	vc.find(id).passive = true
+	i, ok := vc.index.get(id)
+	if !ok {
+		vc.find(id) // panics
+	}
+	vc.passive[i] = true
 }
 
 // Remove deletes job id; unknown ids are ignored.
@@ -222,10 +239,25 @@ func (vc *Cluster) Remove(id int64) {
 	}
 	vc.touch()
 	vc.deleteCap(id, vc.jobs[i].cap)
+	vc.dropJob(i)
+}
+
+// dropJob deletes the job at index i from the jobs, the index and the
+// list by work, moving the last job into its place.
+func (vc *Cluster) dropJob(i int32) {
+	if p := vc.wpos[i]; p >= 0 {
+		vc.workKeys[p].i = -1 // sortByWork drops it
+	}
+	id := vc.jobs[i].id
 	last := int32(len(vc.jobs) - 1)
-	vc.jobs[i] = vc.jobs[last]
-	vc.index.set(vc.jobs[i].id, i)
-	vc.jobs = vc.jobs[:last]
+	if i != last {
+		vc.jobs[i], vc.wpos[i], vc.passive[i] = vc.jobs[last], vc.wpos[last], vc.passive[last]
+		if p := vc.wpos[i]; p >= 0 {
+			vc.workKeys[p].i = i
+		}
+		vc.index.set(vc.jobs[i].id, i)
+	}
+	vc.jobs, vc.wpos, vc.passive = vc.jobs[:last], vc.wpos[:last], vc.passive[:last]
 	vc.index.del(id)
 }
 
@@ -243,7 +275,7 @@ func (vc *Cluster) NextCompletion() (at float64, known bool) {
 // finished, +Inf if none: settle keeps it in place.
 func (vc *Cluster) nextFinish() float64 {
 	if vc.next < vc.final {
-		return vc.jobs[vc.orderKeys[vc.next].i].finish
+		return vc.orderKeys[vc.next].x
 	}
 	return math.Inf(1)
 }
@@ -281,12 +313,13 @@ func (vc *Cluster) settle() {
 	}
 	for {
 		for vc.next < vc.final {
-			j := &vc.jobs[vc.orderKeys[vc.next].i]
-			if j.finish > vc.now {
+			k := vc.orderKeys[vc.next]
+			if k.x > vc.now {
 				break
 			}
 			vc.seq++
-			j.finished, j.seq = true, vc.seq
+			j := &vc.jobs[k.i]
+			j.finished, j.seq, j.finish = true, vc.seq, k.x
 			vc.orderKeys[vc.next].seq = vc.seq // still in order: see orderKey
 			vc.next++
 		}
@@ -344,12 +377,27 @@ func (vc *Cluster) Finished(id int64) (at float64, seq int, ok bool) {
 func (vc *Cluster) ProjectedFinish(id int64) float64 {
 	vc.ensure()
 	// find panics on an unknown id; a capped job's finish is set when it
-	// is capped, a level job's when the sweep reaches it.
+	// is capped, a level job's in its key when the sweep reaches it.
 	j, i := vc.find(id), vc.position(id)
 	for vc.st[i] == stLevel && !vc.sw.done {
 		vc.step()
 	}
-	return j.finish
+	if j.finished || vc.st[i] != stDone {
+		return j.finish
+	}
+	return vc.orderKeys[vc.keyOf(id)].x
+}
+
+// keyOf is the position of job id's key in the Order as far as the
+// sweep has gone (it must be there), by a scan: a key cannot be found by
+// search without the finish time it is ordered by.
+func (vc *Cluster) keyOf(id int64) int {
+	for p := range vc.orderKeys {
+		if vc.orderKeys[p].id == id {
+			return p
+		}
+	}
+	panic(fmt.Sprintf("schedulers: virtual job %d missing from the order", id))
 }
 
 // NextEvent returns the time of the next virtual completion, or +Inf.
@@ -385,8 +433,8 @@ func (vc *Cluster) OrderAt(p int) int64 {
 // NextActive returns the first position q ≥ p of the Order whose job is
 // not passive (SetPassive), and that job's id; q is Len() and the id -1
 // if there is none. Like OrderAt, it projects only as far as it reads,
-// but it passes over a run of passive jobs without a call for each (the
-// sweep has just written each one's record, so its mark is in the cache).
+// but it passes over a run of passive jobs without a call for each,
+// reading their keys and marks and none of their records.
 func (vc *Cluster) NextActive(p int) (q int, id int64) {
 	vc.ensure()
 	for p < len(vc.jobs) {
@@ -394,7 +442,7 @@ func (vc *Cluster) NextActive(p int) (q int, id int64) {
 			vc.step()
 		}
 		for _, k := range vc.orderKeys[p:vc.final] {
-			if !vc.jobs[k.i].passive {
+			if !vc.passive[k.i] {
 				return p, k.id
 			}
 			p++
@@ -418,19 +466,21 @@ func (vc *Cluster) OrderVersion() uint64 {
 	return vc.version
 }
 
-// touch prepares a change at the current time: it stores every job's
-// remaining work as of now, so the projection can be recomputed from here.
+// touch prepares a change at the current time: the projection is
+// recomputed from here, from every job's remaining work as of now. The
+// stale projection still gives those sizes until project starts the new
+// one, which stores them in the same pass over the jobs that sets them up
+// (a job a change is about to alter is stored first, by size).
 func (vc *Cluster) touch() {
-	if vc.dirty {
-		return
-	}
-	for i := range vc.jobs {
-		j := &vc.jobs[i]
-		if !j.finished {
-			j.work = vc.remaining(j)
-		}
-	}
 	vc.dirty = true
+}
+
+// size stores job j's remaining work as of now, from the projection
+// being replaced.
+func (vc *Cluster) size(j *vjob) {
+	if !j.sized && !j.finished {
+		j.work, j.sized = vc.remaining(j), true
+	}
 }
 
 func (vc *Cluster) ensure() {

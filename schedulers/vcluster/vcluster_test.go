@@ -434,3 +434,45 @@ func BenchmarkVirtualClusterBacklog(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkVirtualClusterWalk is the walk of HFSP's serve list on an
+// overloaded trace: the smaller half of the jobs are done for real
+// (passive), so they lead the Order, and after every change the walk
+// reads past them to the first job still served (NextActive), which
+// makes the projection's sweep finish each of them first.
+func BenchmarkVirtualClusterWalk(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			vc := New(400, 1)
+			r := rand.New(rand.NewPCG(1, 2))
+			next := int64(0)
+			var live []int64
+			add := func() {
+				w := 1e4 * (1 + r.ExpFloat64()*10)
+				vc.Add(next, w, float64(10+r.IntN(5000)))
+				if w < 1e4*(1+10*math.Ln2) {
+					vc.SetPassive(next)
+				}
+				live = append(live, next)
+				next++
+			}
+			for range n {
+				add()
+			}
+			now := 0.0
+			b.ResetTimer()
+			for range b.N {
+				now += 5
+				vc.Advance(now)
+				k := r.IntN(len(live))
+				vc.Remove(live[k])
+				live[k] = live[len(live)-1]
+				live = live[:len(live)-1]
+				add()
+				if _, id := vc.NextActive(0); id < 0 {
+					b.Fatal("no active job")
+				}
+			}
+		})
+	}
+}
