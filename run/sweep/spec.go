@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"sojourn/replay"
 	"sojourn/replay/clusterfile"
@@ -136,7 +137,7 @@ func decode(path string, data []byte) (*Spec, error) {
 			line, col := position(data, syn.Offset-1)
 			return nil, fmt.Errorf("%s: line %d, column %d: %v", path, line, col, syn)
 		case errors.As(err, &typ):
-			return nil, fmt.Errorf("%s: field %s: want %s, got %s", path, typ.Field, typ.Type, typ.Value)
+			return nil, fmt.Errorf("%s: field %s: want %s, got %s", path, shown(typ.Field), typ.Type, typ.Value)
 		case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 			line, col := position(data, int64(len(data)))
 			return nil, fmt.Errorf("%s: line %d, column %d: the file ends inside a JSON value (truncated?)", path, line, col)
@@ -215,27 +216,27 @@ func (s *Spec) check() error {
 	}
 	for _, k := range sortedKeys(s.Parameters) {
 		if len(s.Parameters[k]) == 0 {
-			return fmt.Errorf("parameters.%s: no values", k)
+			return fmt.Errorf("parameters.%s: no values", shown(k))
 		}
 		if _, dup := s.Fixed[k]; dup {
-			return fmt.Errorf("parameters.%s: also in fixed", k)
+			return fmt.Errorf("parameters.%s: also in fixed", shown(k))
 		}
 		seen := map[Value]int{}
 		for i, v := range s.Parameters[k] {
 			if err := checkParam(k, v, pols); err != nil {
-				return fmt.Errorf("parameters.%s[%d]: %v", k, i, err)
+				return fmt.Errorf("parameters.%s[%d]: %v", shown(k), i, err)
 			}
 			// Two equal values would make two groups of identical cells,
 			// which bench compare would pool as extra seeds.
 			if j, ok := seen[v]; ok {
-				return fmt.Errorf("parameters.%s[%d]: %s is parameters.%s[%d] again", k, i, v, k, j)
+				return fmt.Errorf("parameters.%s[%d]: %s is parameters.%s[%d] again", shown(k), i, shown(string(v)), shown(k), j)
 			}
 			seen[v] = i
 		}
 	}
 	for _, k := range sortedKeys(s.Fixed) {
 		if err := checkParam(k, s.Fixed[k], pols); err != nil {
-			return fmt.Errorf("fixed.%s: %v", k, err)
+			return fmt.Errorf("fixed.%s: %v", shown(k), err)
 		}
 	}
 	if s.Seeds == nil {
@@ -251,12 +252,24 @@ func (s *Spec) check() error {
 	return nil
 }
 
+// shown is a name or value from the file as an error shows it: as
+// written when it is all printable, quoted otherwise, so that an error
+// stays one line whatever the file holds (a key may hold a newline).
+func shown(s string) string {
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
+}
+
 // checkParam checks one value of parameter name: a cluster parameter must
 // parse, and a policy option must name a listed policy and one of its
 // options (its value is checked when the cells are built).
 func checkParam(name string, v Value, policies map[string]bool) error {
 	if raw, bad := strings.CutPrefix(string(v), badValue); bad {
-		return fmt.Errorf("want a number, a string or true/false, got %s", raw)
+		return fmt.Errorf("want a number, a string or true/false, got %s", shown(raw))
 	}
 	pol, opt, isOpt := strings.Cut(name, ".")
 	if !isOpt {
@@ -280,7 +293,7 @@ func checkParam(name string, v Value, policies map[string]bool) error {
 		return nil
 	}
 	if !policies[pol] {
-		return fmt.Errorf("policy %s is not in policies", pol)
+		return fmt.Errorf("policy %s is not in policies", shown(pol))
 	}
 	p, _ := schedulers.Lookup(pol)
 	var names []string
@@ -290,7 +303,7 @@ func checkParam(name string, v Value, policies map[string]bool) error {
 		}
 		names = append(names, o.Name)
 	}
-	return fmt.Errorf("%s has no option %q (options: %s)", pol, opt, strings.Join(names, ", "))
+	return fmt.Errorf("%s has no option %q (options: %s)", shown(pol), opt, strings.Join(names, ", "))
 }
 
 func (p clusterParam) check(v string) error {

@@ -49,6 +49,9 @@ func TestBadSweepFiles(t *testing.T) {
 		{"mtbf beyond the clock", `{"name": "x", ` + w + `, "policies": ["fifo"], "fixed": {"mtbf": 1e13}}`, "fixed.mtbf: 1e+13; want a number > 0 and <= 1e+12 s"},
 		{"zero mttr", `{"name": "x", ` + w + `, "policies": ["fifo"], "fixed": {"mttr": 0}}`, "fixed.mttr: 0; want a number > 0"},
 		{"bad seeds", `{"name": "x", ` + w + `, "policies": ["fifo"], "seeds": {"from": 5, "to": 1}}`, `seeds: want {"from": first, "to": last} with first <= last`},
+		{"key with a newline", `{"name": "x", ` + w + `, "policies": ["fair"], "fixed": {"preempti\n": true}}`, `fixed."preempti\n": unknown parameter`},
+		{"option key with a newline", `{"name": "x", ` + w + `, "policies": ["fair"], "parameters": {"fa\nir.preemption": [true]}}`, `policy "fa\nir" is not in policies`},
+		{"object value on two lines", "{\"name\": \"x\", " + w + ", \"policies\": [\"fifo\"], \"fixed\": {\"nodes\": {\"n\":\n1}}}", `fixed.nodes: want a number, a string or true/false, got "{\"n\":\n1}"`},
 		{"duplicate seed", `{"name": "x", ` + w + `, "policies": ["fifo"], "seeds": [1, 2, 1]}`, "seeds[2]: 1 given twice"},
 	} {
 		path := writeFile(t, t.TempDir(), "s.json", c.text)
