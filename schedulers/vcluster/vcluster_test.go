@@ -407,72 +407,52 @@ func ExampleCluster() {
 // removes one job and adds one (a projection each) and ages the cluster.
 func BenchmarkVirtualClusterBacklog(b *testing.B) {
 	for _, n := range []int{1000, 3000, 10000} {
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			vc := New(400, 1)
-			r := rand.New(rand.NewPCG(1, 2))
-			work := func() float64 { return 1e4 * (1 + r.ExpFloat64()*10) }
-			caps := func() float64 { return float64(10 + r.IntN(5000)) }
-			next := int64(0)
-			var live []int64
-			for range n {
-				vc.Add(next, work(), caps())
-				live = append(live, next)
-				next++
-			}
-			now := 0.0
-			b.ResetTimer()
-			for range b.N {
-				now += 5
-				vc.Advance(now)
-				k := r.IntN(len(live))
-				vc.Remove(live[k])
-				vc.Add(next, work(), caps())
-				live[k] = next
-				next++
-				vc.NextEvent()
-			}
-		})
+		b.Run(fmt.Sprint(n), func(b *testing.B) { benchBacklog(b, n, false) })
 	}
 }
 
-// BenchmarkVirtualClusterWalk is the walk of HFSP's serve list on an
-// overloaded trace: the smaller half of the jobs are done for real
-// (passive), so they lead the Order, and after every change the walk
-// reads past them to the first job still served (NextActive), which
-// makes the projection's sweep finish each of them first.
+// BenchmarkVirtualClusterWalk is the walk of HFSP's serve list on the
+// same backlog: the smaller half of the jobs are done for real (passive),
+// so they lead the Order, and after every change the walk reads past
+// them to the first job still served (NextActive), which makes the
+// projection's sweep finish each of them first.
 func BenchmarkVirtualClusterWalk(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			vc := New(400, 1)
-			r := rand.New(rand.NewPCG(1, 2))
-			next := int64(0)
-			var live []int64
-			add := func() {
-				w := 1e4 * (1 + r.ExpFloat64()*10)
-				vc.Add(next, w, float64(10+r.IntN(5000)))
-				if w < 1e4*(1+10*math.Ln2) {
-					vc.SetPassive(next)
-				}
-				live = append(live, next)
-				next++
-			}
-			for range n {
-				add()
-			}
-			now := 0.0
-			b.ResetTimer()
-			for range b.N {
-				now += 5
-				vc.Advance(now)
-				k := r.IntN(len(live))
-				vc.Remove(live[k])
-				live[k] = live[len(live)-1]
-				live = live[:len(live)-1]
-				add()
-				if _, id := vc.NextActive(0); id < 0 {
-					b.Fatal("no active job")
-				}
-			}
-		})
+		b.Run(fmt.Sprint(n), func(b *testing.B) { benchBacklog(b, n, true) })
+	}
+}
+
+// benchBacklog runs the steps of the backlog benchmarks on n jobs, each
+// step ending with the next event or, with walk, with HFSP's walk.
+func benchBacklog(b *testing.B, n int, walk bool) {
+	vc := New(400, 1)
+	r := rand.New(rand.NewPCG(1, 2))
+	next := int64(0)
+	add := func() int64 {
+		w := 1e4 * (1 + r.ExpFloat64()*10)
+		vc.Add(next, w, float64(10+r.IntN(5000)))
+		if walk && w < 1e4*(1+10*math.Ln2) { // below the median
+			vc.SetPassive(next)
+		}
+		next++
+		return next - 1
+	}
+	live := make([]int64, n)
+	for k := range live {
+		live[k] = add()
+	}
+	now := 0.0
+	b.ResetTimer()
+	for range b.N {
+		now += 5
+		vc.Advance(now)
+		k := r.IntN(len(live))
+		vc.Remove(live[k])
+		live[k] = add()
+		if !walk {
+			vc.NextEvent()
+		} else if _, id := vc.NextActive(0); id < 0 {
+			b.Fatal("no active job")
+		}
 	}
 }
