@@ -65,7 +65,7 @@ func (vc *Cluster) project() {
 
 	vc.segT, vc.segG, vc.segL = vc.segT[:0], vc.segG[:0], vc.segL[:0]
 	vc.heap = vc.heap[:0]
-	vc.sw = sweep{t: now, atLevel: len(byWork), pcAt: -1, byWork: byWork}
+	vc.sw = sweep{t: now, atLevel: len(byWork), byWork: byWork}
 	vc.version++
 	vc.spare, vc.orderKeys = vc.orderKeys, ord
 	vc.final = 0
@@ -84,7 +84,6 @@ func (vc *Cluster) project() {
 type sweep struct {
 	t, g, level, capped float64
 	atLevel, pc, pw     int
-	pcAt                int32 // index of the job at pc in the list by cap, -1 if not looked up
 	byWork              []sortKey
 	done                bool
 }
@@ -95,17 +94,11 @@ func (vc *Cluster) capUp() {
 	sw, st, byCap := &vc.sw, vc.st, vc.caps
 	for sw.atLevel > 0 {
 		sw.level = max((vc.slots-sw.capped)/float64(sw.atLevel), 0)
-		// The job with the smallest cap still at the level: looked up
-		// once per place in the list, not at every step.
-		i := sw.pcAt
-		if i < 0 {
-			i = vc.position(byCap[sw.pc].id)
-		}
+		i := vc.position(byCap[sw.pc].id)
 		for st[i] != stLevel {
 			sw.pc++
 			i = vc.position(byCap[sw.pc].id)
 		}
-		sw.pcAt = i
 		if byCap[sw.pc].cap > sw.level {
 			break
 		}
