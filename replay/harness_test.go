@@ -11,8 +11,9 @@ import (
 
 // jobSpec builds a trace job from durations in seconds.
 func jobSpec(submit float64, maps []float64, reduces []float64, shuffle int64, mem int64) traces.Job {
+	// One block of input per map, so that maps have locality.
 	j := traces.Job{Submit: submit, MapDurations: maps, ReduceDurations: reduces,
-		MapMemoryBytes: mem, ReduceMemoryBytes: mem, Pool: "default"}
+		MapMemoryBytes: mem, ReduceMemoryBytes: mem, Pool: "default", MapInputBytes: int64(len(maps)) << 27}
 	j.ReduceShuffleBytes = make([]int64, len(reduces))
 	for i := range reduces {
 		j.ReduceShuffleBytes[i] = shuffle

@@ -26,7 +26,7 @@ func (e *Engine) taskEnd(ev event) {
 	tk.end = e.now // the finish time from now on
 	j.running[t.Kind]--
 	j.finished[t.Kind]++
-	if t.Kind == Map {
+	if t.Kind == Map && tk.loc != NoInput {
 		j.locality[tk.loc]++
 	}
 	e.rec.occupancyChange(e, t.Job)

@@ -51,9 +51,10 @@ func (e *Engine) tasksOf(j *job, k TaskKind) []task {
 }
 
 // placed returns the replicas of job ji's maps, placing its blocks the
-// first time; nil for a job not arrived or finished.
+// first time; nil for a job not arrived or finished, and for a job whose
+// maps read no input (it has no blocks to place).
 func (e *Engine) placed(ji int32, j *job) []int32 {
-	if j.replicas == nil && j.nmaps > 0 && j.arrived && !j.done {
+	if j.replicas == nil && j.nmaps > 0 && j.arrived && !j.done && !j.noInput {
 		e.placeBlocks(ji, j)
 	}
 	return j.replicas
@@ -350,7 +351,11 @@ func (e *Engine) scanLocal(j *job, n int32) (node, rack int32) {
 }
 
 // mapLocality is the locality of map t of job j if it ran on node n.
+// A map that reads no input runs as well anywhere: NoInput.
 func (e *Engine) mapLocality(j *job, t int32, n int32) Locality {
+	if j.noInput {
+		return NoInput
+	}
 	rf := e.rf
 	rack := e.rackOf[n]
 	loc := OffRack

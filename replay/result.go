@@ -21,8 +21,20 @@ type JobResult struct {
 	Kills           int32 // attempts killed by the policy
 	Suspensions     int32 // suspensions by the policy
 	Lost            int32 // attempts lost to node failures
-	// Maps finished node-local, rack-local and off-rack.
+	// Maps finished node-local, rack-local and off-rack; none of them for
+	// a job without input data (NoInput).
 	NodeLocal, RackLocal, OffRack int32
+	// NoInput is set for a job whose maps read no input data: they have
+	// no locality.
+	NoInput bool
+	// Rigid is the trace's flag: the job is a gang of maps.
+	Rigid bool
+	// Parallel is how many of the job's maps and of its reduces the whole
+	// cluster could run at once: the nodes' slots of each kind, or in the
+	// container model the containers of the job's size their resources
+	// hold. With Result.FastestSpeed it bounds the job's ideal run time
+	// from below (the slowdown's denominator).
+	Parallel [2]int32
 	// AMStart is when the job's ApplicationMaster started (container
 	// model; 0 in the slot model).
 	AMStart Time
@@ -48,9 +60,12 @@ type Result struct {
 	Scheduler string
 	Config    Config
 	Jobs      []JobResult
-	Segments  Segments  // if Config.RecordTasks
-	Occupancy Occupancy // if Config.RecordOccupancy
-	Stats     Stats
+	// FastestSpeed is the speed of the cluster's fastest node relative
+	// to the reference node (1 on a homogeneous cluster).
+	FastestSpeed float64
+	Segments     Segments  // if Config.RecordTasks
+	Occupancy    Occupancy // if Config.RecordOccupancy
+	Stats        Stats
 	// BusySlotTime is the slot time used by task segments (including
 	// locality penalties, lost work and swap time).
 	BusySlotTime Time
@@ -99,7 +114,46 @@ func (r *Result) MeanSojourn() float64 {
 	return s / float64(len(r.Jobs))
 }
 
-// NodeLocalFraction is the fraction of finished maps that ran node-local.
+// parallel is JobResult.Parallel for job ji: over every node, how many
+// tasks of each kind of the job its capacity holds at once.
+func (e *Engine) parallel(ji int32) [2]int32 {
+	var out [2]int32
+	for k := Map; k <= Reduce; k++ {
+		req := e.request(ji, k)
+		for i := range e.nodes {
+			capa := &e.nodes[i].capa
+			if e.reqs == nil {
+				out[k] += e.units(capa, k)
+				continue
+			}
+			n, limited := int64(math.MaxInt32), false
+			for r := 0; r < e.nres; r++ {
+				if req[r] > 0 && e.enforce[r] {
+					n, limited = min(n, capa[r]/req[r]), true
+				}
+			}
+			if limited {
+				out[k] += int32(min(n, math.MaxInt32-int64(out[k])))
+			}
+		}
+	}
+	return out
+}
+
+// NoInputMaps is the number of maps of jobs without input data, which
+// have no locality and are left out of NodeLocalFraction.
+func (r *Result) NoInputMaps() int64 {
+	var n int64
+	for i := range r.Jobs {
+		if r.Jobs[i].NoInput {
+			n += int64(r.Jobs[i].Maps)
+		}
+	}
+	return n
+}
+
+// NodeLocalFraction is the fraction of finished maps that ran node-local,
+// among those that read input data; NaN when there are none.
 func (r *Result) NodeLocalFraction() float64 {
 	var local, all int64
 	for i := range r.Jobs {
@@ -127,6 +181,10 @@ func (e *Engine) result() *Result {
 	for i := range e.jobs {
 		j := &e.jobs[i]
 		r.Jobs[i] = jobResult(int32(i), j)
+		r.Jobs[i].Parallel = e.parallel(int32(i))
+	}
+	for i := range e.nodes {
+		r.FastestSpeed = max(r.FastestSpeed, e.nodes[i].speed)
 	}
 	return r
 }
@@ -139,6 +197,7 @@ func jobResult(i int32, j *job) JobResult {
 		ReducesEligible: j.eligibleAt, Finish: j.finish,
 		Kills: j.kills, Suspensions: j.suspensions, Lost: j.lost,
 		NodeLocal: j.locality[NodeLocal], RackLocal: j.locality[RackLocal], OffRack: j.locality[OffRack],
+		NoInput: j.noInput && j.nmaps > 0, Rigid: j.rigid,
 		AMStart: j.amStart,
 	}
 }

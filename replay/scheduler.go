@@ -126,11 +126,18 @@ type Event struct {
 // Locality of a map task relative to the node it runs on.
 type Locality int8
 
-// Locality levels, from best to worst.
+// Locality levels, from best to worst, and NoInput.
 const (
 	NodeLocal Locality = iota
 	RackLocal
 	OffRack
+	// NoInput is the locality of a map whose job reads no input data
+	// (map_input_bytes 0, as in an SWF log): it has no block, so it runs
+	// at its trace duration on any node. View.PendingMap offers such a
+	// map as NodeLocal, so that no policy waits for a better node; the
+	// task itself records NoInput, and the job's node-local, rack-local
+	// and off-rack counts leave it out.
+	NoInput
 )
 
 func (l Locality) String() string {
@@ -139,6 +146,8 @@ func (l Locality) String() string {
 		return "node-local"
 	case RackLocal:
 		return "rack-local"
+	case NoInput:
+		return "no-input"
 	}
 	return "off-rack"
 }

@@ -50,7 +50,11 @@ type job struct {
 	arrived, done   bool
 	reducesEligible bool
 	launchedOnce    bool
-	prio            traces.Priority
+	// noInput marks a job whose maps read no input data (trace
+	// map_input_bytes 0): they have no block, hence no locality.
+	noInput bool
+	rigid   bool // the trace's rigid flag, kept for the results
+	prio    traces.Priority
 
 	pending, running, suspended, finished [2]int32
 
@@ -76,7 +80,7 @@ type job struct {
 	amStart Time
 
 	kills, suspensions, lost int32
-	locality                 [3]int32 // finished maps by locality level
+	locality                 [3]int32 // finished maps by locality level (none for a job without input)
 
 	// What the results need of tj, kept when it is let go.
 	id          int64
@@ -141,4 +145,6 @@ func (j *job) setTrace(tj *traces.Job) {
 	j.submit = Seconds(tj.Submit)
 	j.id, j.class, j.pool, j.prio = tj.ID, tj.Class, tj.Pool, tj.Priority
 	j.nmaps, j.nrd = int32(tj.Maps()), int32(tj.Reduces())
+	j.noInput = tj.MapInputBytes == 0
+	j.rigid = tj.Rigid
 }

@@ -94,6 +94,9 @@ func (v *View) PendingMap(j int32, n int32, max Locality) (idx int32, loc Locali
 	if jb.pending[Map] == 0 || jb.done {
 		return -1, 0, false
 	}
+	if jb.noInput {
+		return v.anyPendingMap(jb)
+	}
 	v.e.placed(j, jb)
 	// Tasks pending again after a kill or loss are few; look at them first.
 	best, bestLoc := int32(-1), Locality(OffRack+1)
@@ -140,6 +143,26 @@ func (v *View) PendingMap(j int32, n int32, max Locality) (idx int32, loc Locali
 	}
 	if t := nextPending(jb, Map); t >= 0 {
 		return t, v.e.mapLocality(jb, t, n), true
+	}
+	return -1, 0, false
+}
+
+// anyPendingMap is PendingMap for a job whose maps read no input: every
+// node is as good as any other, so its first pending map is offered as
+// node-local (it launches with locality NoInput).
+func (v *View) anyPendingMap(jb *job) (int32, Locality, bool) {
+	rp := jb.repend[Map][:0]
+	for _, t := range jb.repend[Map] {
+		if jb.maps[t].state == pending {
+			rp = append(rp, t)
+		}
+	}
+	jb.repend[Map] = rp
+	if len(rp) > 0 {
+		return rp[0], NodeLocal, true
+	}
+	if t := nextPending(jb, Map); t >= 0 {
+		return t, NodeLocal, true
 	}
 	return -1, 0, false
 }

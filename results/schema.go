@@ -64,7 +64,7 @@ var JobColumns = []Column{
 	{"lost", i32, false, "attempts", "attempts lost to node failures"},
 	{"node_local_maps", i32, false, "tasks", "maps that read their block on their own node"},
 	{"rack_local_maps", i32, false, "tasks", "maps that read their block from another node of their rack"},
-	{"off_rack_maps", i32, false, "tasks", "maps that read their block from another rack"},
+	{"off_rack_maps", i32, false, "tasks", "maps that read their block from another rack (a job without input data has none of the three: its maps read no block)"},
 }
 
 // TaskColumns is the schema of tasks.arrow.
@@ -77,7 +77,7 @@ var TaskColumns = []Column{
 	{"start_s", f64, false, "s", "start of the segment"},
 	{"end_s", f64, false, "s", "end of the segment"},
 	{"swap_s", f64, false, "s", "swap time paid at the start of the segment (suspend/resume)"},
-	{"locality", category, false, "-", "node-local, rack-local or off-rack (maps; reduces are node-local)"},
+	{"locality", category, false, "-", "node-local, rack-local or off-rack; no-input for a map of a job without input data (no block to read); reduces are node-local"},
 	{"outcome", category, false, "-", "finished, suspended, killed or lost"},
 }
 

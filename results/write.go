@@ -226,7 +226,7 @@ func appendCodes[T ~uint8 | ~int8](b array.Builder, codes []T, names []string) {
 
 var (
 	kindNames     = []string{"map", "reduce"}
-	localityNames = []string{"node-local", "rack-local", "off-rack"}
+	localityNames = []string{"node-local", "rack-local", "off-rack", "no-input"} // replay.Locality order
 	outcomeNames  = []string{"finished", "suspended", "killed", "lost"}
 )
 

@@ -23,9 +23,12 @@ type Summary struct {
 	// their estimates' sum and EstimatedWork their true work (slot-s).
 	Estimated               int
 	Estimate, EstimatedWork float64
-	Classes                 []ClassCount
-	Rows                    []QuantileRow
-	Params                  [][2]string // the trace's parameters, sorted by key
+	// NoInput is the number of jobs with maps but no input data
+	// (map_input_bytes 0): their maps have no locality in a replay.
+	NoInput, NoInputMaps int
+	Classes              []ClassCount
+	Rows                 []QuantileRow
+	Params               [][2]string // the trace's parameters, sorted by key
 }
 
 // ClassCount is the number of jobs of one class.
@@ -65,6 +68,10 @@ func Summarize(t *traces.Trace) *Summary {
 					s.EstimatedWork += d
 				}
 			}
+		}
+		if j.MapInputBytes == 0 && j.Maps() > 0 {
+			s.NoInput++
+			s.NoInputMaps += j.Maps()
 		}
 		maps = append(maps, float64(j.Maps()))
 		reduces = append(reduces, float64(j.Reduces()))
@@ -136,6 +143,12 @@ func (s *Summary) Write(w io.Writer) error {
 	fmt.Fprintf(&b, "work      %.1f map task-hours, %.1f reduce task-hours (after the shuffle, at reference speed)\n", s.MapWork/3600, s.ReduceWork/3600)
 	if s.Estimated > 0 {
 		fmt.Fprintf(&b, "estimates %d jobs with a user estimate: %.1f task-hours estimated for %.1f task-hours of work\n", s.Estimated, s.Estimate/3600, s.EstimatedWork/3600)
+	}
+	switch {
+	case s.NoInput > 0 && s.NoInput == s.Jobs:
+		fmt.Fprintf(&b, "input     no input data (map_input_bytes 0): maps have no locality, so a replay gives them no HDFS wait or penalty, and no node-local fraction\n")
+	case s.NoInput > 0:
+		fmt.Fprintf(&b, "input     %d jobs (%d maps) with no input data: their maps have no locality (no HDFS wait or penalty, not in node-local fractions)\n", s.NoInput, s.NoInputMaps)
 	}
 	b.WriteString("classes  ")
 	for _, c := range s.Classes {

@@ -35,6 +35,7 @@ const (
 	ColSourceLine      = "source_line"     // schema version 2
 	ColMapCores        = "map_cores"       // schema version 2
 	ColReduceCores     = "reduce_cores"    // schema version 2
+	ColRigid           = "rigid"           // schema version 3
 )
 
 // Column documents one column of a schema.
@@ -71,6 +72,7 @@ var Columns = []Column{
 	{ColSourceLine, arrow.PrimitiveTypes.Int64, "-", "line of the imported file (import.source) the job came from, from 1; null for a generated job", true, 2},
 	{ColMapCores, arrow.PrimitiveTypes.Float64, "cores", "CPU cores one map task asks for (its container's size); null when unknown; not used by the slot model", true, 2},
 	{ColReduceCores, arrow.PrimitiveTypes.Float64, "cores", "CPU cores one reduce task asks for; null when unknown; not used by the slot model", true, 2},
+	{ColRigid, arrow.FixedWidthTypes.Boolean, "-", "true for a rigid (gang) job: its maps start together, as a parallel job of an HPC log asks for all its processors at once; such a job has no reduces", false, 3},
 }
 
 // Schema returns the Arrow schema of a trace with the given parameters as
@@ -232,6 +234,7 @@ func appendJob(b *array.RecordBuilder, j *Job) {
 	}
 	appendNonZero(b.Field(18).(*array.Float64Builder), j.MapCores)
 	appendNonZero(b.Field(19).(*array.Float64Builder), j.ReduceCores)
+	b.Field(20).(*array.BooleanBuilder).Append(j.Rigid)
 }
 
 // appendNonZero appends v, or null for 0 (unknown).

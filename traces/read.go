@@ -109,7 +109,7 @@ func openIPC(r ipc.ReadAtSeeker) (*ipc.FileReader, []int, map[string]string, *ar
 	}
 	v, verr := strconv.Atoi(ver)
 	if verr != nil || !slices.Contains(readableVersions, ver) {
-		return fail(fmt.Errorf("%w: %s is %q, this build reads %s", ErrSchemaVersion, KeySchemaVersion, ver, strings.Join(readableVersions, " and ")))
+		return fail(fmt.Errorf("%w: %s is %q, this build reads %s", ErrSchemaVersion, KeySchemaVersion, ver, strings.Join(readableVersions, ", ")))
 	}
 	idx := make([]int, len(Columns))
 	for i, c := range Columns {
@@ -155,6 +155,7 @@ type batch struct {
 	est                 *array.Float64 // nil for a version 1 file
 	line                *array.Int64   // nil for a version 1 file
 	mcores, rcores      *array.Float64 // nil for a version 1 file
+	rigid               *array.Boolean // nil before version 3
 }
 
 func (b *batch) load(rec arrow.Record, idx []int, row0 int) error {
@@ -201,6 +202,9 @@ func (b *batch) load(rec arrow.Record, idx []int, row0 int) error {
 	if idx[19] >= 0 {
 		b.rcores = col(19).(*array.Float64)
 	}
+	if idx[20] >= 0 {
+		b.rigid = col(20).(*array.Boolean)
+	}
 	b.mdv = b.md.ListValues().(*array.Float64)
 	b.rdv = b.rd.ListValues().(*array.Float64)
 	b.rsv = b.rs.ListValues().(*array.Int64)
@@ -238,6 +242,9 @@ func (b *batch) job(r int, j *Job) error {
 				return rowErr(b.row0+r, c.col, "0; unknown cores are null")
 			}
 		}
+	}
+	if b.rigid != nil {
+		j.Rigid = b.rigid.Value(r)
 	}
 	s, e := b.md.ValueOffsets(r)
 	j.MapDurations = clone(b.mdv.Float64Values()[s:e])

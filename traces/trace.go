@@ -10,12 +10,14 @@ import (
 
 // SchemaVersion is the version of the trace schema this package writes.
 // It is stored in the schema metadata under KeySchemaVersion. Version 2
-// added the nullable user_estimate_s, source_line, map_cores and reduce_cores columns; Read and Open still read
-// version 1 files, whose jobs have no estimate.
-const SchemaVersion = "2"
+// added the nullable user_estimate_s, source_line, map_cores and
+// reduce_cores columns, version 3 the rigid column; Read and Open still
+// read version 1 and 2 files, whose jobs have no estimate (version 1) and
+// are not rigid.
+const SchemaVersion = "3"
 
 // readableVersions are the schema versions Read and Open accept.
-var readableVersions = []string{"1", SchemaVersion}
+var readableVersions = []string{"1", "2", SchemaVersion}
 
 // Metadata keys every trace carries.
 const (
@@ -101,6 +103,13 @@ type Job struct {
 	// give it), 0 when unknown: columns map_cores and reduce_cores, null
 	// when 0. Recorded for the analyses; the slot model does not use them.
 	MapCores, ReduceCores float64
+
+	// Rigid marks a gang job: its maps must start together, as a parallel
+	// job of an HPC log (SWF) asks for all its processors at once, and it
+	// has no reduces. Column rigid; false in files before schema
+	// version 3. Policies that honour it say so (bench policies); the
+	// others schedule its maps one by one.
+	Rigid bool
 }
 
 // Maps is the number of map tasks.
@@ -247,6 +256,9 @@ func (v *validator) check(i int, j *Job) error {
 	}
 	if j.Maps() == 0 {
 		return rowErr(i, ColMaps, "0 maps; a job needs at least one task")
+	}
+	if j.Rigid && j.Reduces() > 0 {
+		return rowErr(i, ColRigid, "true for a job of %d reduces; a rigid job is one gang of maps", j.Reduces())
 	}
 	for k, d := range j.MapDurations {
 		if !finiteNonNeg(d) || d > MaxSeconds {

@@ -19,6 +19,17 @@ import (
 // version 2. withEstimate adds the version 2 column anyway (a bad file).
 func writeVersion1(t *testing.T, path string, tr *Trace, withEstimate bool) {
 	t.Helper()
+	n := 16
+	if withEstimate {
+		n = len(Columns)
+	}
+	writeOldVersion(t, path, tr, "1", n)
+}
+
+// writeOldVersion writes t with the first n columns and the given schema
+// version, as an earlier build of this package would have.
+func writeOldVersion(t *testing.T, path string, tr *Trace, version string, n int) {
+	t.Helper()
 	mem := memory.NewGoAllocator()
 	full := Schema(tr)
 	b := array.NewRecordBuilder(mem, full)
@@ -28,16 +39,12 @@ func writeVersion1(t *testing.T, path string, tr *Trace, withEstimate bool) {
 	}
 	rec := b.NewRecord()
 	defer rec.Release()
-	n := 16
-	if withEstimate {
-		n = len(Columns)
-	}
 	md := full.Metadata()
 	keys, vals := md.Keys(), md.Values()
 	vals = append([]string(nil), vals...)
 	for i, k := range keys {
 		if k == KeySchemaVersion {
-			vals[i] = "1"
+			vals[i] = version
 		}
 	}
 	m := arrow.NewMetadata(keys, vals)
@@ -120,9 +127,60 @@ func TestEstimateRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer fr.Close()
-	if v, _ := fr.Schema().Metadata().GetValue(KeySchemaVersion); v != "2" {
-		t.Fatalf("schema version %q, want 2", v)
+	if v, _ := fr.Schema().Metadata().GetValue(KeySchemaVersion); v != "3" {
+		t.Fatalf("schema version %q, want 3", v)
 	}
+}
+
+// TestReadsVersion2: a version 2 file (without the rigid column) reads,
+// its jobs not rigid; a version 2 file with the column is refused.
+func TestReadsVersion2(t *testing.T) {
+	want := sample()
+	want.Jobs[0].Estimate, want.Jobs[0].HasEstimate, want.Jobs[0].SourceLine = 12, true, 4
+	path := filepath.Join(t.TempDir(), "v2.arrow")
+	writeOldVersion(t, path, want, "2", len(Columns)-1)
+	got, err := Read(path)
+	if err != nil {
+		t.Fatalf("reading a version 2 trace: %v", err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("version 2 trace read as\n %+v\nwant %+v", got, want)
+	}
+	writeOldVersion(t, path, want, "2", len(Columns))
+	if _, err := Read(path); !errors.Is(err, ErrNotTrace) {
+		t.Fatalf("a version 2 file with %s: %v, want ErrNotTrace", ColRigid, err)
+	}
+}
+
+// TestRigidRoundTrip: the rigid flag survives a write and a read; a rigid
+// job with reduces is refused, naming the row and the column.
+func TestRigidRoundTrip(t *testing.T) {
+	want := sample()
+	for i := range want.Jobs {
+		if want.Jobs[i].Reduces() == 0 {
+			want.Jobs[i].Rigid = true
+		}
+	}
+	path := filepath.Join(t.TempDir(), "rigid.arrow")
+	if err := Write(path, want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(path)
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("round trip: %v\n got %+v\nwant %+v", err, got, want)
+	}
+	for i := range want.Jobs {
+		if want.Jobs[i].Reduces() > 0 {
+			bad := sample()
+			bad.Jobs[i].Rigid = true
+			var re *RowError
+			if err := bad.Validate(); !errors.As(err, &re) || re.Column != ColRigid || re.Row != i {
+				t.Errorf("a rigid job with reduces: %v, want a RowError at row %d, column %s", err, i, ColRigid)
+			}
+			return
+		}
+	}
+	t.Fatal("the sample has no job with reduces")
 }
 
 // TestEstimateValidated: a negative, NaN or infinite estimate is refused,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -325,6 +326,7 @@ func runReplay(c *cli.Context) error {
 	}
 	for _, o := range outs {
 		warnHoarding(c.App.ErrWriter, o)
+		noteRigid(c.App.ErrWriter, o.Result)
 	}
 	printSummary(c.App.Writer, outs, time.Since(begin))
 	return nil
@@ -468,6 +470,46 @@ func (p *cpuProfile) close() error {
 	return nil
 }
 
+// noteRigid says on stderr when the trace's rigid jobs (an SWF log's)
+// were replayed under a policy that schedules their maps one by one.
+func noteRigid(w io.Writer, r *replay.Result) {
+	rigid := 0
+	for i := range r.Jobs {
+		if r.Jobs[i].Rigid {
+			rigid++
+		}
+	}
+	if rigid == 0 {
+		return
+	}
+	if p, err := schedulers.Lookup(r.Scheduler); err == nil && p.Gangs {
+		return
+	}
+	var gangs []string
+	for _, p := range schedulers.Policies() {
+		if p.Gangs {
+			gangs = append(gangs, p.Name)
+		}
+	}
+	fmt.Fprintf(w, "note: %d rigid jobs (whose maps should start together) replayed under %s, which schedules their maps one by one; %s start them together\n",
+		rigid, r.Scheduler, strings.Join(gangs, ", "))
+}
+
+// localityCell is the summary's node-local fraction: n/a when no map reads
+// input data, and with the maps left out (they have no locality) noted.
+func localityCell(r *replay.Result) string {
+	f, none := r.NodeLocalFraction(), r.NoInputMaps()
+	switch {
+	case math.IsNaN(f) && none > 0:
+		return "n/a (no map reads input data)"
+	case math.IsNaN(f):
+		return "n/a"
+	case none > 0:
+		return fmt.Sprintf("%.1f %% (of maps with input; %d without)", 100*f, none)
+	}
+	return fmt.Sprintf("%.1f %%", 100*f)
+}
+
 // printSummary prints the runs' figures side by side, one column per
 // policy: each run's wall time is its replay's, total the command's
 // (reading the trace and writing the results too). Median and p95 are
@@ -495,7 +537,7 @@ func printSummary(w io.Writer, outs []*run.Outcome, total time.Duration) {
 	row("p95 sojourn", func(r *replay.Result, _ time.Duration) string { return fmt.Sprintf("%.1f s", sum(r).P95) })
 	row("makespan", func(r *replay.Result, _ time.Duration) string { return fmt.Sprintf("%.1f s", r.Stats.End.Sec()) })
 	row("node-local maps", func(r *replay.Result, _ time.Duration) string {
-		return fmt.Sprintf("%.1f %%", 100*r.NodeLocalFraction())
+		return localityCell(r)
 	})
 	row("kills / suspensions / lost", func(r *replay.Result, _ time.Duration) string {
 		var kills, susp, lost int64

@@ -12,15 +12,31 @@ import (
 //
 //	replaytest.Job(10).Pool("research").Maps(4, 30).Reduces(1, 60)
 type JobBuilder struct {
-	job     traces.Job
-	shuffle []int64 // one value for every reduce, or one per reduce
+	job      traces.Job
+	shuffle  []int64 // one value for every reduce, or one per reduce
+	inputSet bool
 }
+
+// BlockBytes is the input a built job's map reads unless Input says
+// otherwise: one HDFS block, so that its maps have locality.
+const BlockBytes = 128 << 20
 
 // Job starts a job submitted at submit seconds, in pool "default", with
 // no tasks.
 func Job(submit float64) *JobBuilder {
 	return &JobBuilder{job: traces.Job{Submit: submit, Pool: "default"}}
 }
+
+// Input sets the bytes the job's maps read in all (default BlockBytes per
+// map). Input(0) makes a job without input data, whose maps have no
+// locality.
+func (b *JobBuilder) Input(bytes int64) *JobBuilder {
+	b.job.MapInputBytes, b.inputSet = bytes, true
+	return b
+}
+
+// Rigid makes the job rigid: its maps form one gang.
+func (b *JobBuilder) Rigid() *JobBuilder { b.job.Rigid = true; return b }
 
 // Pool sets the pool (or user) the job is submitted to.
 func (b *JobBuilder) Pool(p string) *JobBuilder { b.job.Pool = p; return b }
@@ -78,6 +94,9 @@ func (b *JobBuilder) ReduceMemory(bytes int64) *JobBuilder { b.job.ReduceMemoryB
 // used again.
 func (b *JobBuilder) Obj() traces.Job {
 	j := b.job
+	if !b.inputSet {
+		j.MapInputBytes = int64(len(j.MapDurations)) * BlockBytes
+	}
 	j.MapDurations = append([]float64(nil), j.MapDurations...)
 	j.ReduceDurations = append([]float64(nil), j.ReduceDurations...)
 	j.ReduceShuffleBytes = make([]int64, len(j.ReduceDurations))

@@ -39,7 +39,9 @@ func Rewriting() bool { return *rewrite }
 //	job submit=0 pool=a maps=2x30 reduces=1x10,5
 //	    adds a job. Tasks are lists of durations in seconds, "NxD" for N
 //	    tasks of D. Other keys: name, priority (VERY_LOW … VERY_HIGH),
-//	    shuffle (bytes per reduce), mem (bytes per task).
+//	    shuffle (bytes per reduce), mem (bytes per task), input (bytes
+//	    the maps read; default one block per map, 0 for no input data),
+//	    rigid=true (a gang of maps).
 //	options preemption=eager oracle=both
 //	    sets the policy options of the runs that follow (replacing earlier
 //	    options).
@@ -221,6 +223,17 @@ func parseJob(args []arg) (*JobBuilder, error) {
 				} else {
 					b.ReduceDurations(d...)
 				}
+			}
+		case "rigid":
+			if a.val != "true" {
+				err = fmt.Errorf("%q; want rigid=true", a.val)
+			} else {
+				b.Rigid()
+			}
+		case "input":
+			var n float64 // accepts 1e9
+			if n, err = strconv.ParseFloat(a.val, 64); err == nil {
+				b.Input(int64(n))
 			}
 		case "shuffle", "mem":
 			var n float64 // accepts 1e9

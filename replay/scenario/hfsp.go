@@ -9,9 +9,10 @@ import (
 
 // Uniform is a job of maps tasks of mapDur seconds and reduces tasks of
 // redDur seconds (after the shuffle), submitted at submit, with no shuffle
-// data. It is the building block of the papers' micro workloads.
+// data; each map reads one HDFS block, as the papers' jobs read their
+// input. It is the building block of the papers' micro workloads.
 func Uniform(submit float64, maps int, mapDur float64, reduces int, redDur float64) traces.Job {
-	j := traces.Job{Submit: submit, Pool: "default", Priority: traces.Normal,
+	j := traces.Job{Submit: submit, Pool: "default", Priority: traces.Normal, MapInputBytes: int64(maps) * blockBytes,
 		MapDurations: make([]float64, maps), ReduceDurations: make([]float64, reduces),
 		ReduceShuffleBytes: make([]int64, reduces)}
 	for i := range j.MapDurations {
@@ -22,6 +23,9 @@ func Uniform(submit float64, maps int, mapDur float64, reduces int, redDur float
 	}
 	return j
 }
+
+// blockBytes is one HDFS block of input, Hadoop 1.x's default 64 MiB.
+const blockBytes = 64 << 20
 
 // Build numbers the jobs 0, 1, … in order, stores params in the trace and
 // validates it.

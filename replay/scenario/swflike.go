@@ -20,7 +20,8 @@ var swfRequestLimits = []float64{300, 900, 1800, 3600, 7200, 14400, 28800, 86400
 // estimate is what an archive's requested time gives: the smallest round
 // limit (5 min … 24 h) at or above the run time padded by a factor of
 // 1 + Exp(1), times the processors, so users overestimate by 2× on
-// average and much more for short jobs. Jobs arrive in a Poisson stream
+// average and much more for short jobs. Like an imported log's, its jobs
+// are rigid and read no input data (no locality). Jobs arrive in a Poisson stream
 // whose rate puts the map slots at load on average.
 func SWFLike(seed uint64, n, slots int, load float64) *traces.Trace {
 	rng := rand.New(rand.NewPCG(seed, 0x5f5))
@@ -45,7 +46,7 @@ func SWFLike(seed uint64, n, slots int, load float64) *traces.Trace {
 		work += run * float64(procs)
 		tr.Jobs = append(tr.Jobs, traces.Job{ID: int64(i + 1), Pool: "u" + string(rune('a'+rng.IntN(20))),
 			MapDurations: durs, ReduceDurations: []float64{}, ReduceShuffleBytes: []int64{},
-			Estimate: req * float64(procs), HasEstimate: true})
+			Estimate: req * float64(procs), HasEstimate: true, Rigid: true})
 	}
 	// Mean gap so that the work arrives at load × slots per second.
 	gap := work / (load * float64(slots)) / float64(n)

@@ -53,12 +53,14 @@ type Figures struct {
 // resamples.
 type PerJob struct {
 	SojournS []float64 `json:"sojourn_s"` // finish − submit, s
-	// Slowdown is sojourn / ideal run time (analysis.IdealRunTime, at
-	// least 1 ms): how many times longer the job took than alone on the
-	// empty cluster. Dimensionless, >= 1 on reference-speed nodes.
+	// Slowdown is sojourn / ideal run time (analysis.IdealRunTime, both
+	// at least 1 ms): how many times longer the job took than alone on
+	// the empty cluster with every node as fast as its fastest, all its
+	// slots (or the containers of the job's size its nodes hold) free.
+	// Dimensionless and >= 1 on any cluster.
 	Slowdown      []float64 `json:"slowdown"`
 	NodeLocalMaps []float64 `json:"node_local_maps"` // maps that ran node-local
-	Maps          []float64 `json:"maps"`            // maps finished (any locality)
+	Maps          []float64 `json:"maps"`            // maps finished that read input (any locality; 0 for a job without input data)
 }
 
 // UnmarshalJSON reads the lists, refusing a null in them: decoded into a
@@ -136,8 +138,9 @@ type CellCoords struct {
 // CellFile is a finished cell's record, written last into its directory.
 const CellFile = "cell.json"
 
-// minIdeal floors ideal run times: a job of zero-length tasks would
-// otherwise have an infinite slowdown. 1 ms is the generator's resolution.
+// minIdeal floors ideal run times and sojourns: a job of zero-length
+// tasks would otherwise have an infinite (or zero) slowdown. 1 ms is the
+// generator's resolution.
 const minIdeal = 0.001
 
 // ReadCell reads and checks a cell.json.
@@ -217,9 +220,10 @@ func newRecord(c *run.Cell, trace, traceSum string, tr *traces.Trace, res *repla
 		j := &res.Jobs[i]
 		tj := &tr.Jobs[j.Index]
 		soj := j.Sojourn().Sec()
+		slots.Speed, slots.MapTasks, slots.ReduceTasks = res.FastestSpeed, int(j.Parallel[0]), int(j.Parallel[1])
 		ideal := analysis.IdealRunTime(tj.MapDurations, tj.ReduceDurations, tj.ReduceShuffleBytes, slots)
 		pj.SojournS = append(pj.SojournS, soj)
-		pj.Slowdown = append(pj.Slowdown, soj/max(ideal, minIdeal))
+		pj.Slowdown = append(pj.Slowdown, max(soj, minIdeal)/max(ideal, minIdeal))
 		pj.NodeLocalMaps = append(pj.NodeLocalMaps, float64(j.NodeLocal))
 		pj.Maps = append(pj.Maps, float64(j.NodeLocal+j.RackLocal+j.OffRack))
 	}

@@ -31,7 +31,9 @@ import (
 // slots and likewise reduce slots (the paper's "predefined number of
 // minimum slots" per job, step 6), and its estimated run time is its map
 // estimate over its map width plus its reduce estimate over its reduce
-// width. Jobs queue by priority, then submit time (step 4). On every
+// width. A rigid job of the trace (an SWF job) asks for all its maps at
+// once, as a parallel job does in EASY, whatever job-share (option rigid).
+// Jobs queue by priority, then submit time (step 4). On every
 // arrival and job end (step 12: a job ending before its estimate lets
 // others start earlier) the queue is scanned: the head is admitted while
 // its widths fit in the slots not reserved by admitted jobs; otherwise it
@@ -74,6 +76,9 @@ type Easy struct {
 	nextShares  replay.Time
 	sharesDirty bool
 	cands       []int32
+	// gangs holds the admitted rigid jobs with maps still to launch, in
+	// admission order: they take a node's free map slots first.
+	gangs []int32
 
 	// The task level's state of the admitted jobs (tasks.go) and the
 	// fair shares' (shares.go).
@@ -91,6 +96,7 @@ type easyOptions struct {
 	alpha     float64
 	errorSeed uint64
 	synthetic bool // user-estimate=synthetic
+	rigid     bool // a rigid job's width is all its maps
 	update    float64
 	delay     float64
 }
@@ -100,6 +106,7 @@ type easyJob struct {
 	width    [2]int     // slots reserved per kind once admitted
 	run      float64    // estimated run time with those widths (s)
 	admitted bool
+	rigid    bool // its width is all its maps (a gang)
 	start    replay.Time
 	pool     int
 	weight   float64
@@ -119,6 +126,7 @@ var easyOptionList = []policy.Option{
 	{Name: "alpha", Default: "0", Usage: "error of the user estimates: each job's estimate is multiplied by U[1−alpha, 1+alpha] (0: exact means)"},
 	{Name: "error-seed", Default: "1", Usage: "seed of the per-job estimate errors"},
 	{Name: "user-estimate", Default: "trace", Usage: "trace: a job's estimate is the trace's user estimate (user_estimate_s, split over its phases by their task counts, no alpha error) when it has one, else the synthetic one; synthetic: always the synthetic one", OmitDefault: true},
+	{Name: "rigid", Default: "true", Usage: "a rigid job of the trace (an SWF job, say) reserves all its maps' slots at once, whatever job-share: EASY's parallel job; false treats it as any other"},
 	{Name: "update-interval", Default: "0.5", Usage: "seconds between recomputations of the fair shares (the paper's timedelta; also done when jobs are admitted or end)"},
 	{Name: "locality-delay", Default: "-1", Usage: "delay scheduling wait D in seconds before rack-local maps (off-rack after 2D); -1 = min(15, 1.5 × heartbeat); 0 = off"},
 }
@@ -132,6 +140,7 @@ var Policy = policy.Policy{
 	Summary:   "two-level scheduler: EASY backfilling of jobs on user-estimated times, deficit fair sharing of slots among admitted jobs",
 	Options:   easyOptionList,
 	MayStarve: true, // jobs wait in the admission queue for their turn or a backfilling hole
+	Gangs:     true, // option rigid
 	New:       func(s *policy.Settings) (replay.Scheduler, error) { return New(s) },
 }
 
@@ -144,6 +153,7 @@ func New(s *policy.Settings) (*Easy, error) {
 	o.alpha = s.Float("alpha")
 	o.errorSeed = s.Uint64("error-seed")
 	o.synthetic = s.OneOf("user-estimate", "trace", "synthetic") == "synthetic"
+	o.rigid = s.Bool("rigid")
 	o.update = s.Float("update-interval")
 	o.delay = s.Float("locality-delay")
 	if err := s.Err(); err != nil {
@@ -217,7 +227,14 @@ func (e *Easy) arrive(j int32, v *replay.View) {
 			// The user's own estimate of the job, shared by task count.
 			jb.estimate[k] = tj.Estimate * float64(n) / float64(tj.Maps()+tj.Reduces())
 		}
-		jb.width[k] = min(n, max(1, int(e.o.jobShare*float64(v.Slots(replay.TaskKind(k))))))
+		slots := v.Slots(replay.TaskKind(k))
+		jb.width[k] = min(n, max(1, int(e.o.jobShare*float64(slots))))
+		if tj.Rigid && e.o.rigid {
+			// A rigid job asks for all its processors at once, as in
+			// EASY; one wider than the cluster runs in waves of it.
+			jb.width[k] = max(1, min(n, slots))
+			jb.rigid = true
+		}
 		jb.run += jb.estimate[k] / float64(jb.width[k])
 	}
 	p, ok := e.pools[jv.Pool()]
@@ -330,6 +347,9 @@ func (e *Easy) fits(j int32, free [2]int, capacity [2]int) bool {
 func (e *Easy) admit(j int32, now replay.Time, free *[2]int) {
 	jb := &e.jobs[j]
 	jb.admitted, jb.start = true, now
+	if jb.rigid {
+		e.gangs = append(e.gangs, j)
+	}
 	e.enter(j)
 	e.dequeue(j)
 	for k := range 2 {

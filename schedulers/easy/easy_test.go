@@ -82,3 +82,21 @@ func TestEasyOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestEasyRigidJobs: rigid jobs (an SWF log's) ask for all their maps at
+// once whatever job-share, as parallel jobs do in EASY. With the default
+// job-share (0.1 of 4 slots: width 1) the jobs of
+// TestEasyReservationAndBackfill, rigid, get widths 2, 4, 1 and 1 and so
+// the same schedule as there: j0 0–10, j2 backfilled 0–5, j1's four maps
+// together 10–20, j3 20–40. With rigid=false every job has width 1, all
+// four are admitted at 0 and share the slots, and j1 cannot end at 20.
+func TestEasyRigidJobs(t *testing.T) {
+	tr := replaytest.Trace(t, replaytest.Job(0).Maps(2, 10).Rigid().Input(0), replaytest.Job(0).Maps(4, 10).Rigid().Input(0),
+		replaytest.Job(0).Maps(1, 5).Rigid().Input(0), replaytest.Job(0).Maps(1, 20).Rigid().Input(0))
+	r := replaytest.Run(t, tr, replaytest.Build(t, Policy.Build, nil), replaytest.OneNode(4, 1))
+	replaytest.CheckFinish(t, r, 10, 20, 5, 40)
+	r = replaytest.Run(t, tr, replaytest.Build(t, Policy.Build, map[string]string{"rigid": "false"}), replaytest.OneNode(4, 1))
+	if f := r.Jobs[1].Finish.Sec(); f == 20 {
+		t.Errorf("with rigid=false j1 still ends at %v s, as a gang", f)
+	}
+}

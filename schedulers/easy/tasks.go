@@ -48,6 +48,11 @@ func (e *Easy) OnHeartbeat(hb *replay.Heartbeat) error {
 	e.clock.Credit(hb, func(j int32) *delay.Wait { return &e.jobs[j].wait })
 	e.integrate(hb.View)
 	e.snapshot(hb.View)
+	if len(e.gangs) > 0 && hb.Free(replay.Map) > 0 {
+		if err := e.serveGangs(hb); err != nil {
+			return err
+		}
+	}
 	for k := replay.Map; k <= replay.Reduce; k++ {
 		if hb.Free(k) == 0 {
 			continue
@@ -101,6 +106,31 @@ func (e *Easy) OnHeartbeat(hb *replay.Heartbeat) error {
 		e.cands = cands
 	}
 	e.snapshot(hb.View)
+	return nil
+}
+
+// serveGangs gives the node's free map slots to the admitted rigid jobs
+// first, in admission order, as many maps each as it can launch: their
+// slots were reserved at admission, so that their maps start together
+// rather than at the pace of the deficits.
+func (e *Easy) serveGangs(hb *replay.Heartbeat) error {
+	g := e.gangs[:0]
+	for _, j := range e.gangs {
+		for hb.Free(replay.Map) > 0 {
+			ok, err := e.launch(hb, replay.Map, j)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				break
+			}
+			e.track(hb.View, j)
+		}
+		if hb.Job(j).Pending(replay.Map) > 0 {
+			g = append(g, j)
+		}
+	}
+	e.gangs = g
 	return nil
 }
 

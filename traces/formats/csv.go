@@ -38,6 +38,7 @@ const (
 	csvShuffle        = "shuffle_bytes"
 	csvOutput         = "output_bytes"
 	csvReduceShuffles = "reduce_shuffle_bytes"
+	csvRigid          = "rigid"
 
 	csvKind     = "kind"
 	csvDuration = "duration_s"
@@ -72,6 +73,7 @@ var CSVJobColumns = []CSVColumn{
 	{csvShuffle, "bytes", "bytes shuffled (default 0, or the sum of reduce_shuffle_bytes)"},
 	{csvOutput, "bytes", "bytes written (default 0)"},
 	{csvReduceShuffles, "bytes", "every reduce's shuffle bytes, separated by spaces (default: shuffle_bytes split evenly)"},
+	{csvRigid, "-", "true for a rigid (gang) job whose maps start together, with no reduces (default false)"},
 }
 
 // csvTable reads a CSV file with a header, by column name.
@@ -301,6 +303,15 @@ func (c *CSV) Next(j *traces.Job) error {
 				return t.err(c.col, fmt.Errorf("%q; want a number of cores from 0 to 1e9", v))
 			}
 			*c.dst = x
+		}
+	}
+	if v, ok := t.get(csvRigid); ok {
+		switch v {
+		case "true", "1":
+			j.Rigid = true
+		case "false", "0":
+		default:
+			return t.err(csvRigid, fmt.Errorf("%q; want true or false", v))
 		}
 	}
 	if v, ok := t.get(csvEstimate); ok {

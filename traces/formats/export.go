@@ -61,7 +61,7 @@ type csvExporter struct{ b []byte }
 
 var csvExportColumns = []string{csvJobID, csvName, csvSubmit, csvPool, csvPriority, csvClass, csvMaps, csvReduces,
 	csvMapDurations, csvRedDurations, csvMapMemory, csvRedMemory, csvEstimate, csvMapCores, csvRedCores,
-	csvInput, csvShuffle, csvOutput, csvReduceShuffles}
+	csvInput, csvShuffle, csvOutput, csvReduceShuffles, csvRigid}
 
 func (e *csvExporter) begin(w *bufio.Writer, _ map[string]string) error {
 	_, err := w.WriteString(strings.Join(csvExportColumns, ",") + "\n")
@@ -129,6 +129,8 @@ func (e *csvExporter) job(w *bufio.Writer, j *traces.Job) error {
 		}
 		b = strconv.AppendInt(b, v, 10)
 	}
+	b = append(b, ',')
+	b = strconv.AppendBool(b, j.Rigid)
 	b = append(b, '\n')
 	e.b = b
 	_, err := w.Write(b)
@@ -142,6 +144,7 @@ type swfExporter struct {
 	users    map[string]int64
 	pools    []string
 	averaged int
+	moldable int // jobs not rigid, which SWF's importer reads back as rigid
 	b        []byte
 }
 
@@ -184,6 +187,9 @@ func (e *swfExporter) job(w *bufio.Writer, j *traces.Job) error {
 			same = same && d == j.MapDurations[0]
 		}
 	}
+	if !j.Rigid {
+		e.moldable++
+	}
 	run := j.MapDurations[0]
 	if !same {
 		run = work / float64(procs)
@@ -223,6 +229,9 @@ func (e *swfExporter) notes() []string {
 	var n []string
 	if e.averaged > 0 {
 		n = append(n, fmt.Sprintf("%d jobs with tasks of different durations (or reduces) written with run time = work / tasks: SWF gives every processor one run time", e.averaged))
+	}
+	if e.moldable > 0 {
+		n = append(n, fmt.Sprintf("%d jobs that are not rigid written as SWF jobs, which ask for all their processors at once: imported back, they are rigid", e.moldable))
 	}
 	for _, p := range e.pools {
 		n = append(n, fmt.Sprintf("pool %q written as user %d", p, e.users[p]))

@@ -222,7 +222,7 @@ func (s *SWF) job(text string, j *traces.Job) (bool, error) {
 		return false, s.err(4, "%v; want at most %d processors", procs, MaxTasks)
 	}
 	*j = traces.Job{ID: int64(v[0]), Name: strconv.FormatInt(int64(v[0]), 10), Submit: submit, Pool: "unknown",
-		Priority: traces.Normal, SourceLine: int64(s.line),
+		Priority: traces.Normal, SourceLine: int64(s.line), Rigid: true,
 		MapDurations: make([]float64, int(procs)), ReduceDurations: []float64{}, ReduceShuffleBytes: []int64{},
 		MapMemoryBytes: s.opt.MapMemory, ReduceMemoryBytes: s.opt.ReduceMemory}
 	for i := range j.MapDurations {

@@ -39,6 +39,10 @@ type Policy struct {
 	// ContainersOnly marks a policy of YARN's that schedules containers
 	// only (replay.ContainerModel); in the slot model its Start fails.
 	ContainersOnly bool
+	// Gangs says that the policy honours rigid jobs (traces.Job.Rigid):
+	// it gives a rigid job all its map slots at once. The others schedule
+	// a rigid job's maps one by one, and bench replay notes it.
+	Gangs bool
 	// New builds the policy. Its settings hold every option, defaults
 	// filled in.
 	New func(s *Settings) (replay.Scheduler, error)
