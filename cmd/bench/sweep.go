@@ -59,9 +59,10 @@ Output (--out DIR):
                            with --tasks)
   cells/NNNNNN/cell.json   its coordinates, figures and per-job sojourn (s),
                            slowdown, node-local and finished maps
-  summary.json             when every cell is done: every cell's figures and,
-                           per workload × policy × parameters (seeds pooled),
-                           the per-job values bench compare resamples
+  summary.json             when every cell is done: the fixed settings, every
+                           cell's figures and, per workload × policy ×
+                           parameters (seeds pooled), the per-job values
+                           bench compare resamples
 
 Slowdown is a job's sojourn divided by its ideal run time alone on the
 empty cluster: max(longest map, total map time / map slots) + max(longest

@@ -12,8 +12,9 @@ import (
 )
 
 // exitHelp is the exit-status paragraph of bench --help.
-const exitHelp = "Exit status: 0 success; 1 error (bad input, a failed run: one line on stderr naming\n" +
-	"the flag or file and what was expected); 2 a regression found by bench compare."
+const exitHelp = "Exit status: 0 success; 1 error (bad input, a failed run, two sweeps bench compare cannot\n" +
+	"compare: one line on stderr naming the flag, file or setting and what was expected); 2 a\n" +
+	"regression found by bench compare."
 
 // version is the module version and the VCS revision the binary was built
 // from: "(devel), revision 0123abcd…+dirty" for a build of a checkout.

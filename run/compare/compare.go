@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
+	"sort"
 	"strings"
 
 	"sojourn/analysis"
@@ -71,6 +72,29 @@ type Row struct {
 	Candidate *sweep.Group
 }
 
+// Unpaired is a group compared without pairing its jobs, and why.
+type Unpaired struct {
+	Key string // the group's
+	Why string // e.g. "seed 1: trace_sha256 e30f0986… in the baseline, 5d1c42aa… in the candidate"
+}
+
+// FixedChange is a fixed setting of the sweeps that differs between them;
+// an empty value is a setting the sweep does not fix.
+type FixedChange struct {
+	Name       string
+	Base, Cand sweep.Value
+}
+
+func (f FixedChange) String() string {
+	show := func(v sweep.Value) string {
+		if v == "" {
+			return "not set"
+		}
+		return string(v)
+	}
+	return fmt.Sprintf("%s %s in the baseline, %s in the candidate", f.Name, show(f.Base), show(f.Cand))
+}
+
 // Report is a comparison.
 type Report struct {
 	Options     Options
@@ -78,8 +102,18 @@ type Report struct {
 	Missing     []string // groups of the baseline absent from the candidate
 	Added       []string // groups only in the candidate
 	Regressions int      // rows that regressed, plus missing groups
-	BaseVersion string
-	CandVersion string
+	// UnpairedRows counts the rows whose jobs were not paired; Unpaired
+	// lists their groups. Such a row's interval measures the spread
+	// between jobs, not the change job by job.
+	UnpairedRows int
+	Unpaired     []Unpaired
+	// FixedChanges are the fixed settings that differ between the sweeps
+	// (in no group's key, so every group compares a different cluster or
+	// policy configuration); FixedUnknown says a side did not record them.
+	FixedChanges []FixedChange
+	FixedUnknown bool
+	BaseVersion  string
+	CandVersion  string
 }
 
 // Compare compares candidate with baseline. The intervals depend only on
@@ -98,6 +132,7 @@ func Compare(base, cand *sweep.Summary, o Options) (*Report, error) {
 		return nil, err
 	}
 	r := &Report{Options: o, BaseVersion: base.CodeVersion, CandVersion: cand.CodeVersion}
+	r.FixedChanges, r.FixedUnknown = fixedChanges(base.Fixed, cand.Fixed)
 	byKey := map[string]*sweep.Group{}
 	for _, g := range cand.Groups {
 		byKey[g.Key()] = g
@@ -111,11 +146,18 @@ func Compare(base, cand *sweep.Summary, o Options) (*Report, error) {
 			r.Regressions++
 			continue
 		}
-		paired := samejobs(bg, cg)
+		why := unpaired(bg, cg)
+		paired := why == ""
+		if !paired {
+			r.Unpaired = append(r.Unpaired, Unpaired{bg.Key(), why})
+		}
 		for _, m := range metrics {
 			row := compareMetric(bg, cg, m, paired, o)
 			if row.Verdict == Regressed {
 				r.Regressions++
+			}
+			if !paired {
+				r.UnpairedRows++
 			}
 			r.Rows = append(r.Rows, row)
 		}
@@ -147,18 +189,60 @@ func pick(names []string) ([]Metric, error) {
 	return out, nil
 }
 
-// samejobs: both groups replayed the same traces (same seeds, same trace
-// bytes), so job i is the same job on both sides.
-func samejobs(a, b *sweep.Group) bool {
-	if len(a.Traces) != len(b.Traces) || len(a.PerJob.SojournS) != len(b.PerJob.SojournS) {
-		return false
+// unpaired says why the jobs of baseline group a and candidate group b
+// cannot be paired, or returns "" when both replayed the same traces
+// (same seeds, same trace bytes), so that job i is the same job on both
+// sides.
+func unpaired(a, b *sweep.Group) string {
+	if len(a.Traces) != len(b.Traces) {
+		return fmt.Sprintf("%d seeds in the baseline, %d in the candidate", len(a.Traces), len(b.Traces))
 	}
 	for i := range a.Traces {
-		if a.Traces[i] != b.Traces[i] || a.Seeds[i] != b.Seeds[i] {
-			return false
+		switch {
+		case a.Seeds[i] != b.Seeds[i]:
+			return fmt.Sprintf("seed %d in the baseline, %d in the candidate", a.Seeds[i], b.Seeds[i])
+		case a.Traces[i] != b.Traces[i]:
+			return fmt.Sprintf("seed %d: trace_sha256 %s in the baseline, %s in the candidate", a.Seeds[i], short(a.Traces[i]), short(b.Traces[i]))
 		}
 	}
-	return true
+	if na, nb := len(a.PerJob.SojournS), len(b.PerJob.SojournS); na != nb {
+		return fmt.Sprintf("%d jobs in the baseline, %d in the candidate", na, nb)
+	}
+	return ""
+}
+
+func short(sum string) string {
+	if len(sum) > 8 {
+		return sum[:8] + "…"
+	}
+	return sum
+}
+
+// fixedChanges lists the settings, in name order, whose values differ
+// between two sweeps' fixed settings; unknown is true when either side
+// did not record them (nil).
+func fixedChanges(base, cand map[string]sweep.Value) (changes []FixedChange, unknown bool) {
+	if base == nil || cand == nil {
+		return nil, true
+	}
+	names := map[string]bool{}
+	for k := range base {
+		names[k] = true
+	}
+	for k := range cand {
+		names[k] = true
+	}
+	var sorted []string
+	for k := range names {
+		sorted = append(sorted, k)
+	}
+	sort.Strings(sorted)
+	for _, k := range sorted {
+		if base[k] != cand[k] {
+			changes = append(changes, FixedChange{k, base[k], cand[k]})
+		}
+	}
+	return changes, false
 }
 
 func compareMetric(bg, cg *sweep.Group, m Metric, paired bool, o Options) Row {

@@ -123,6 +123,77 @@ func TestUnpaired(t *testing.T) {
 	}
 }
 
+// TestUnpairedReasons: each reason a group cannot be paired is named, and
+// every row of such a group is counted.
+func TestUnpairedReasons(t *testing.T) {
+	base := group("w", "fifo", 1, 20)
+	for _, c := range []struct {
+		name string
+		edit func(g *sweep.Group)
+		want string
+	}{
+		{"same", func(*sweep.Group) {}, ""},
+		{"trace", func(g *sweep.Group) { g.Traces = []string{"0123456789abcdef"} }, "seed 1: trace_sha256 t-w in the baseline, 01234567… in the candidate"},
+		{"seed", func(g *sweep.Group) { g.Seeds = []uint64{2} }, "seed 1 in the baseline, 2 in the candidate"},
+		{"seeds", func(g *sweep.Group) { g.Seeds, g.Traces = []uint64{1, 2}, []string{"t-w", "t-w2"} }, "1 seeds in the baseline, 2 in the candidate"},
+		{"jobs", func(g *sweep.Group) { g.PerJob.SojournS = g.PerJob.SojournS[:19] }, "20 jobs in the baseline, 19 in the candidate"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cand := scaled(base, 1)
+			c.edit(cand)
+			r, err := Compare(summary(base), summary(cand), Options{Threshold: 0.05, Seed: 1, Metrics: []string{"mean", "p95"}, Resamples: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.want == "" {
+				if r.UnpairedRows != 0 || len(r.Unpaired) != 0 {
+					t.Errorf("unpaired %d rows: %v", r.UnpairedRows, r.Unpaired)
+				}
+				return
+			}
+			if r.UnpairedRows != 2 || len(r.Unpaired) != 1 || r.Unpaired[0] != (Unpaired{"w fifo", c.want}) {
+				t.Errorf("%d rows unpaired: %+v, want 2 and %q", r.UnpairedRows, r.Unpaired, c.want)
+			}
+			var md bytes.Buffer
+			r.Markdown(&md, "b", "c")
+			if want := "**2 of 2 rows unpaired** (their intervals measure the spread between jobs, not the change job by job): w fifo: " + c.want + ".\n"; !strings.Contains(md.String(), want) {
+				t.Errorf("Markdown lacks %q:\n%s", want, md.String())
+			}
+		})
+	}
+}
+
+// TestFixedChanges: every fixed setting that differs is listed in name
+// order, a missing one as "not set"; a side that did not record its
+// settings makes them unknown rather than different.
+func TestFixedChanges(t *testing.T) {
+	g := group("w", "fifo", 1, 10)
+	with := func(fixed map[string]sweep.Value) *sweep.Summary {
+		s := summary(g)
+		s.Fixed = fixed
+		return s
+	}
+	r, _ := Compare(with(map[string]sweep.Value{"nodes": "100", "mtbf": "3600"}), with(map[string]sweep.Value{"nodes": "90", "heartbeat": "3", "mtbf": "3600"}), Options{Resamples: 10})
+	want := []FixedChange{{"heartbeat", "", "3"}, {"nodes", "100", "90"}}
+	if len(r.FixedChanges) != 2 || r.FixedChanges[0] != want[0] || r.FixedChanges[1] != want[1] || r.FixedUnknown {
+		t.Fatalf("changes %+v (unknown %v), want %+v", r.FixedChanges, r.FixedUnknown, want)
+	}
+	if s := r.FixedChanges[0].String() + "; " + r.FixedChanges[1].String(); s != "heartbeat not set in the baseline, 3 in the candidate; nodes 100 in the baseline, 90 in the candidate" {
+		t.Errorf("text %q", s)
+	}
+	var md bytes.Buffer
+	r.Markdown(&md, "b", "c")
+	if !strings.Contains(md.String(), "**Fixed settings differ**: heartbeat not set in the baseline, 3 in the candidate; nodes 100 in the baseline, 90 in the candidate.\n") {
+		t.Errorf("Markdown:\n%s", md.String())
+	}
+	if r, _ := Compare(with(map[string]sweep.Value{}), with(map[string]sweep.Value{}), Options{Resamples: 10}); len(r.FixedChanges) != 0 || r.FixedUnknown {
+		t.Errorf("none on either side: %+v, unknown %v", r.FixedChanges, r.FixedUnknown)
+	}
+	if r, _ := Compare(with(nil), with(map[string]sweep.Value{"nodes": "90"}), Options{Resamples: 10}); len(r.FixedChanges) != 0 || !r.FixedUnknown {
+		t.Errorf("unrecorded baseline: %+v, unknown %v", r.FixedChanges, r.FixedUnknown)
+	}
+}
+
 func TestMissingAndAdded(t *testing.T) {
 	a, b, c := group("w", "fifo", 1, 10), group("w", "fair", 2, 10), group("w", "hfsp", 3, 10)
 	r, _ := Compare(summary(a, b), summary(a, c), Options{Threshold: 0.05, Seed: 1})
@@ -182,5 +253,19 @@ func TestOptionErrors(t *testing.T) {
 		if _, err := Compare(s, s, c.o); err == nil || err.Error() != c.want {
 			t.Errorf("%+v: %v, want %q", c.o, err, c.want)
 		}
+	}
+}
+
+// TestMarkdownCodeVersions: the header names each side's code version
+// when it is known (go test and go run builds have none).
+func TestMarkdownCodeVersions(t *testing.T) {
+	g := group("w", "fifo", 1, 10)
+	base, cand := summary(g), summary(g)
+	base.CodeVersion, cand.CodeVersion = "0123abc", "unknown"
+	r, _ := Compare(base, cand, Options{Resamples: 10})
+	var md bytes.Buffer
+	r.Markdown(&md, "b", "c")
+	if want := "Baseline `b` (code 0123abc), candidate `c`.\n"; !strings.Contains(md.String(), want) {
+		t.Errorf("Markdown lacks %q:\n%s", want, md.String())
 	}
 }

@@ -14,7 +14,7 @@ func (r *Report) Markdown(w io.Writer, baseName, candName string) {
 	o := r.Options
 	lvl := fmt.Sprintf("%g%%", 100*o.Level)
 	fmt.Fprintf(w, "### bench compare\n\n")
-	fmt.Fprintf(w, "Baseline `%s` (code %s), candidate `%s` (code %s).\n", baseName, r.BaseVersion, candName, r.CandVersion)
+	fmt.Fprintf(w, "Baseline `%s`%s, candidate `%s`%s.\n", baseName, code(r.BaseVersion), candName, code(r.CandVersion))
 	fmt.Fprintf(w, "Change is candidate ÷ baseline − 1, with %s percentile bootstrap intervals (%d resamples, seed %d; "+
 		"jobs resampled in pairs where both sides replayed the same traces). A metric regresses when it is more than %s "+
 		"worse and its interval excludes no change. Slowdown is sojourn ÷ the job's ideal run time alone on the empty cluster.\n\n",
@@ -40,6 +40,24 @@ func (r *Report) Markdown(w io.Writer, baseName, candName string) {
 			row.Metric.Label, value(row.Metric, row.Base), value(row.Metric, row.Cand), pct(row.Change.Est, true), iv, v)
 	}
 	fmt.Fprintln(w)
+	if r.UnpairedRows > 0 {
+		var why []string
+		for _, u := range r.Unpaired {
+			why = append(why, u.Key+": "+u.Why)
+		}
+		fmt.Fprintf(w, "**%d of %d rows unpaired** (their intervals measure the spread between jobs, not the change job by job): %s.\n\n",
+			r.UnpairedRows, len(r.Rows), strings.Join(why, "; "))
+	}
+	if len(r.FixedChanges) > 0 {
+		var diffs []string
+		for _, f := range r.FixedChanges {
+			diffs = append(diffs, f.String())
+		}
+		fmt.Fprintf(w, "**Fixed settings differ**: %s.\n\n", strings.Join(diffs, "; "))
+	}
+	if r.FixedUnknown {
+		fmt.Fprintf(w, "Fixed settings not checked: a summary does not record them.\n\n")
+	}
 	if len(r.Missing) > 0 {
 		fmt.Fprintf(w, "Missing from the candidate (counted as regressions): %s.\n\n", strings.Join(r.Missing, "; "))
 	}
@@ -60,6 +78,14 @@ func (r *Report) Markdown(w io.Writer, baseName, candName string) {
 		}
 		fmt.Fprintln(w, ".")
 	}
+}
+
+// code names a side's code version, when it is known.
+func code(version string) string {
+	if version == "" || version == "unknown" {
+		return ""
+	}
+	return " (code " + version + ")"
 }
 
 // value formats a metric's figure: seconds to 0.1 s, slowdowns to 0.01,

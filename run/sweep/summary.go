@@ -43,11 +43,16 @@ type Output struct {
 // order, so a merged sweep's summary is byte-identical to an unsharded
 // one's.
 type Summary struct {
-	Format      string        `json:"format"`
-	Sweep       string        `json:"sweep"`
-	CodeVersion string        `json:"code_version"`
-	Groups      []*Group      `json:"groups"`
-	Cells       []CellSummary `json:"cells"`
+	Format      string `json:"format"`
+	Sweep       string `json:"sweep"`
+	CodeVersion string `json:"code_version"`
+	// Fixed is the sweep's fixed settings, which are in no group's key:
+	// bench compare refuses two summaries whose settings differ. Empty
+	// for a sweep without any; nil when unknown (a summary written
+	// before the field existed, read without its sweep.json).
+	Fixed  map[string]Value `json:"fixed"`
+	Groups []*Group         `json:"groups"`
+	Cells  []CellSummary    `json:"cells"`
 }
 
 // Group is the cells of one workload, policy and parameter combination,
@@ -126,7 +131,11 @@ func summarize(dir string) error {
 	if len(missing) > 0 {
 		return fmt.Errorf("%s: %d of %d %w, first %s", dir, len(missing), m.Cells, errIncomplete, intList(missing, 8))
 	}
-	s := &Summary{Format: SummaryFormat, Sweep: m.Spec.Name, CodeVersion: m.CodeVersion, Cells: []CellSummary{}}
+	s := &Summary{Format: SummaryFormat, Sweep: m.Spec.Name, CodeVersion: m.CodeVersion,
+		Fixed: map[string]Value{}, Cells: []CellSummary{}}
+	for k, v := range m.Spec.Fixed {
+		s.Fixed[k] = v
+	}
 	groups := map[string]*Group{}
 	for i := 0; i < m.Cells; i++ {
 		r, err := ReadCell(filepath.Join(dir, cellDir(i), CellFile))
@@ -167,7 +176,9 @@ func intList(xs []int, most int) string {
 	return strings.Join(parts, ", ")
 }
 
-// ReadSummary reads a summary.json, or the one in a directory.
+// ReadSummary reads a summary.json, or the one in a directory. A summary
+// that does not record its fixed settings takes them from the sweep.json
+// beside it, if there is one.
 func ReadSummary(path string) (*Summary, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		path = filepath.Join(path, SummaryFile)
@@ -176,7 +187,17 @@ func ReadSummary(path string) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ParseSummary(data, path)
+	s, err := ParseSummary(data, path)
+	if err != nil || s.Fixed != nil {
+		return s, err
+	}
+	if m, _, err := readManifest(filepath.Dir(path)); err == nil && m.Spec != nil {
+		s.Fixed = map[string]Value{}
+		for k, v := range m.Spec.Fixed {
+			s.Fixed[k] = v
+		}
+	}
+	return s, nil
 }
 
 // ParseSummary decodes and checks a summary.json read from name.

@@ -3,6 +3,7 @@ package sweep
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -394,6 +395,56 @@ func TestResumeRemovesTraceDebris(t *testing.T) {
 	for name := range before {
 		if _, ok := after[name]; !ok && !strings.Contains(name, ".tmp-") {
 			t.Errorf("%s removed by the resume", name)
+		}
+	}
+}
+
+// TestSummaryRecordsFixed: summary.json records the sweep's fixed
+// settings ({} for none), which bench compare checks; a summary without
+// them (written before they were recorded) takes them from the sweep.json
+// beside it, and has none (nil: unknown) alone.
+func TestSummaryRecordsFixed(t *testing.T) {
+	const spec = `{"name": "f", "workloads": [{"name": "a", "profile": "fb2009", "jobs": 3, "nodes": 5}],
+	  "policies": ["fifo"], %s "seeds": [1]}`
+	for _, c := range []struct {
+		fixed string
+		want  map[string]Value
+	}{
+		{``, map[string]Value{}},
+		{`"fixed": {"nodes": 5, "heartbeat": 0.5},`, map[string]Value{"nodes": "5", "heartbeat": "0.5"}},
+	} {
+		dir := t.TempDir()
+		if _, err := runner(dir, &counter{}).Run(context.Background(), load(t, strings.Replace(spec, "%s", c.fixed, 1))); err != nil {
+			t.Fatal(err)
+		}
+		s, err := ReadSummary(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Fixed == nil || len(s.Fixed) != len(c.want) {
+			t.Errorf("%s: fixed %v, want %v", c.fixed, s.Fixed, c.want)
+		}
+		for k, v := range c.want {
+			if s.Fixed[k] != v {
+				t.Errorf("%s: fixed %v, want %v", c.fixed, s.Fixed, c.want)
+			}
+		}
+		// The same summary without the field: from sweep.json beside it,
+		// unknown elsewhere.
+		var raw map[string]any
+		data, _ := os.ReadFile(filepath.Join(dir, SummaryFile))
+		if err := json.Unmarshal(data, &raw); err != nil {
+			t.Fatal(err)
+		}
+		delete(raw, "fixed")
+		data, _ = json.Marshal(raw)
+		writeFile(t, dir, SummaryFile, string(data))
+		if s, err := ReadSummary(dir); err != nil || len(s.Fixed) != len(c.want) || s.Fixed == nil {
+			t.Errorf("%s: without the field, beside sweep.json: %v, %v", c.fixed, s.Fixed, err)
+		}
+		alone := writeFile(t, t.TempDir(), SummaryFile, string(data))
+		if s, err := ReadSummary(alone); err != nil || s.Fixed != nil {
+			t.Errorf("%s: without the field, alone: %v, %v", c.fixed, s.Fixed, err)
 		}
 	}
 }
