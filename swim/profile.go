@@ -78,12 +78,12 @@ var profiles = map[string]*Profile{
 		OriginalNodes: DefaultNodes,
 		MinReduces:    10,
 		Classes: []Class{
-			{Name: "m1500r10", Paper: "expand", Count: 39, MinMaps: 401, MaxMaps: 1500, MinReduces: 1, MaxReduces: 10},
-			{Name: "m1500r100", Paper: "expand and transform", Count: 16, MinMaps: 401, MaxMaps: 1500, MinReduces: 11, MaxReduces: 100},
-			{Name: "m1500r100+", Paper: "transform", Count: 11, MinMaps: 401, MaxMaps: 1500, MinReduces: 101, MaxReduces: MaxProfileReduces},
-			{Name: "m2500r100", Paper: "aggregate", Count: 10, MinMaps: 1501, MaxMaps: 2500, MinReduces: 1, MaxReduces: 100},
-			{Name: "m2500r100+", Paper: "transform", Count: 7, MinMaps: 1501, MaxMaps: 2500, MinReduces: 101, MaxReduces: MaxProfileReduces},
-			{Name: "m2500+r100+", Paper: "transform", Count: 10, MinMaps: 2501, MaxMaps: MaxProfileMaps, MinReduces: 101, MaxReduces: MaxProfileReduces},
+			{Name: "401-1500 maps, 1-10 reduces", Paper: "expand", Count: 39, MinMaps: 401, MaxMaps: 1500, MinReduces: 1, MaxReduces: 10},
+			{Name: "401-1500 maps, 11-100 reduces", Paper: "expand and transform", Count: 16, MinMaps: 401, MaxMaps: 1500, MinReduces: 11, MaxReduces: 100},
+			{Name: "401-1500 maps, 101+ reduces", Paper: "transform", Count: 11, MinMaps: 401, MaxMaps: 1500, MinReduces: 101, MaxReduces: MaxProfileReduces},
+			{Name: "1501-2500 maps, 1-100 reduces", Paper: "aggregate", Count: 10, MinMaps: 1501, MaxMaps: 2500, MinReduces: 1, MaxReduces: 100},
+			{Name: "1501-2500 maps, 101+ reduces", Paper: "transform", Count: 7, MinMaps: 1501, MaxMaps: 2500, MinReduces: 101, MaxReduces: MaxProfileReduces},
+			{Name: "2501+ maps, 101+ reduces", Paper: "transform", Count: 10, MinMaps: 2501, MaxMaps: MaxProfileMaps, MinReduces: 101, MaxReduces: MaxProfileReduces},
 		},
 	},
 }

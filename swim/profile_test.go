@@ -24,17 +24,17 @@ func paperBin(profile string, maps, reduces int) string {
 	case "fb2010":
 		switch {
 		case maps <= 1500 && reduces <= 10:
-			return "m1500r10"
+			return "401-1500 maps, 1-10 reduces"
 		case maps <= 1500 && reduces <= 100:
-			return "m1500r100"
+			return "401-1500 maps, 11-100 reduces"
 		case maps <= 1500:
-			return "m1500r100+"
+			return "401-1500 maps, 101+ reduces"
 		case maps <= 2500 && reduces <= 100:
-			return "m2500r100"
+			return "1501-2500 maps, 1-100 reduces"
 		case maps <= 2500:
-			return "m2500r100+"
+			return "1501-2500 maps, 101+ reduces"
 		case reduces > 100:
-			return "m2500+r100+"
+			return "2501+ maps, 101+ reduces"
 		}
 	}
 	return "none"
@@ -44,7 +44,7 @@ func paperBin(profile string, maps, reduces int) string {
 // count out of 93 jobs).
 var table1 = map[string]map[string]int{
 	"fb2009": {"small": 53, "medium": 41, "big": 6},
-	"fb2010": {"m1500r10": 39, "m1500r100": 16, "m1500r100+": 11, "m2500r100": 10, "m2500r100+": 7, "m2500+r100+": 10},
+	"fb2010": {"401-1500 maps, 1-10 reduces": 39, "401-1500 maps, 11-100 reduces": 16, "401-1500 maps, 101+ reduces": 11, "1501-2500 maps, 1-100 reduces": 10, "1501-2500 maps, 101+ reduces": 7, "2501+ maps, 101+ reduces": 10},
 }
 
 func generate(t testing.TB, cfg Config) *traces.Trace {

@@ -33,9 +33,10 @@ type Summary struct {
 
 // ClassCount is the number of jobs of one class.
 type ClassCount struct {
-	Name  string
-	Jobs  int
-	Share float64 // of all jobs, 0-1
+	Name   string
+	Jobs   int
+	Share  float64 // of all jobs, 0-1
+	Bounds string  // its jobs' task counts, "1–2 maps, 0 reduces"
 }
 
 // QuantileRow holds nearest-rank quantiles of one quantity.
@@ -45,7 +46,8 @@ type QuantileRow struct {
 	Note                    string
 }
 
-// Summarize computes t's summary: counts, classes (most jobs first), and
+// Summarize computes t's summary: counts, classes (smallest jobs first,
+// with their jobs' task counts), and
 // quantiles per job of maps, reduces and bytes, per task of durations,
 // and of the gaps between consecutive submits.
 func Summarize(t *traces.Trace) *Summary {
@@ -53,13 +55,11 @@ func Summarize(t *traces.Trace) *Summary {
 	s.Maps, s.Reduces = t.TotalTasks()
 	n := len(t.Jobs)
 	var maps, reduces, in, sh, out, gaps []float64
-	classes := map[string]int{}
 	stride := max(1, (s.Maps+s.Reduces+maxSummaryTasks-1)/maxSummaryTasks)
 	var mapD, redD []float64
 	k := 0
 	for i := range t.Jobs {
 		j := &t.Jobs[i]
-		classes[j.Class]++
 		if j.HasEstimate {
 			s.Estimated++
 			s.Estimate += j.Estimate
@@ -97,13 +97,9 @@ func Summarize(t *traces.Trace) *Summary {
 	if n > 0 {
 		s.Span = t.Jobs[n-1].Submit - t.Jobs[0].Submit
 	}
-	for name, c := range classes {
-		s.Classes = append(s.Classes, ClassCount{name, c, float64(c) / float64(n)})
+	for _, c := range traces.Classes(t) {
+		s.Classes = append(s.Classes, ClassCount{c.Name, c.Jobs, float64(c.Jobs) / float64(n), c.Bounds()})
 	}
-	sort.Slice(s.Classes, func(a, b int) bool {
-		x, y := s.Classes[a], s.Classes[b]
-		return x.Jobs > y.Jobs || x.Jobs == y.Jobs && x.Name < y.Name
-	})
 	note := ""
 	if stride > 1 {
 		note = fmt.Sprintf("every %dth task", stride)
@@ -150,13 +146,17 @@ func (s *Summary) Write(w io.Writer) error {
 	case s.NoInput > 0:
 		fmt.Fprintf(&b, "input     %d jobs (%d maps) with no input data: their maps have no locality (no HDFS wait or penalty, not in node-local fractions)\n", s.NoInput, s.NoInputMaps)
 	}
-	b.WriteString("classes  ")
+	b.WriteString("classes   (smallest jobs first)")
+	width := 0
+	for _, c := range s.Classes {
+		width = max(width, len(c.Name), len("(none)"))
+	}
 	for _, c := range s.Classes {
 		name := c.Name
 		if name == "" {
 			name = "(none)"
 		}
-		fmt.Fprintf(&b, " %s %d (%.1f%%)", name, c.Jobs, 100*c.Share)
+		fmt.Fprintf(&b, "\n  %-*s %d (%.1f%%)  %s", width, name, c.Jobs, 100*c.Share, c.Bounds)
 	}
 	fmt.Fprintf(&b, "\n\n%-12s %-10s %10s %10s %10s %10s %10s\n", "", "unit", "p10", "p50", "p90", "p99", "max")
 	for _, r := range s.Rows {
