@@ -48,7 +48,9 @@ func importCommand() *cli.Command {
 			"  table's order; its columns:\n" +
 			columnsHelp(formats.CSVTaskColumns, false) +
 			"swf: the Standard Workload Format v2.2, 18 whitespace-separated fields per job, ';' comments;\n" +
-			"  a job becomes a map-only job of its processors, each a task of its run time (no gang start):\n" +
+			"  a job becomes a rigid map-only job of its processors, each a task of its run time, with no\n" +
+			"  input data (its maps have no locality); easy starts a rigid job's maps together, other\n" +
+			"  policies one by one (bench replay notes it):\n" +
 			columnsHelp(formats.SWFFields[:], true) +
 			"  The header's MaxProcs and MaxNodes are printed and kept as swf.max_procs, swf.max_nodes.\n" +
 			"sls: the YARN Scheduler Load Simulator's JSON trace, a stream of job objects:\n" +

@@ -69,7 +69,7 @@ var CSVJobColumns = []CSVColumn{
 	{csvEstimate, "slot-s", "the user's estimate of the job's work, the sum of its task durations; empty for none"},
 	{csvMapCores, "cores", "CPU cores of one map task (recorded, not used by the slot model; empty: unknown)"},
 	{csvRedCores, "cores", "CPU cores of one reduce task (likewise)"},
-	{csvInput, "bytes", "bytes the maps read (default 0)"},
+	{csvInput, "bytes", "bytes the maps read (default 0: no input data, so the maps have no locality)"},
 	{csvShuffle, "bytes", "bytes shuffled (default 0, or the sum of reduce_shuffle_bytes)"},
 	{csvOutput, "bytes", "bytes written (default 0)"},
 	{csvReduceShuffles, "bytes", "every reduce's shuffle bytes, separated by spaces (default: shuffle_bytes split evenly)"},

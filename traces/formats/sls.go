@@ -54,7 +54,7 @@ var SLSKeys = []CSVColumn{
 	{slsCount, "-", "the container repeated count times (default 1)"},
 	{slsMemory, "MiB", "task memory, the largest of a job's tasks of that kind (default --map-memory/--reduce-memory)"},
 	{slsVcores, "cores", "task cores, the largest of a job's tasks of that kind (map_cores, reduce_cores: recorded, not used by the slot model)"},
-	{slsHost + ", " + slsPriority, "-", "not kept (locality comes from the replay's HDFS placement)"},
+	{slsHost + ", " + slsPriority, "-", "not kept: the job has no input bytes, so its maps have no locality"},
 }
 
 // SLS imports a stream of SLS job objects.
