@@ -378,6 +378,23 @@ func (e *Engine) View() *View { return &e.view }
 // Stats counts what the run has done so far.
 func (e *Engine) Stats() Stats { return e.stats }
 
+// Start tells a policy that needs the cluster before the first event
+// (Starter) of it and queues the first arrival and the node failures.
+// Run, Step and RunUntil start the engine if it has not been; a caller
+// starts it first to learn what the policy settles when it starts, such
+// as the name an external policy declares. It may be called once, before
+// the first event.
+func (e *Engine) Start() error {
+	if e.started {
+		return errors.New("replay: Start called after the engine started")
+	}
+	if err := e.start(); err != nil {
+		e.err = err
+		return err
+	}
+	return nil
+}
+
 // start tells a Starter policy of the cluster and queues the first
 // arrival and the node failures, once.
 func (e *Engine) start() error {

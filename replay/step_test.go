@@ -129,3 +129,46 @@ func TestStepHorizon(t *testing.T) {
 		}
 	}
 }
+
+// namedAtStart is a policy that learns its name when it starts, as an
+// external one does from its handshake.
+type namedAtStart struct {
+	FIFO
+	name string
+}
+
+func (p *namedAtStart) Name() string { return p.name }
+func (p *namedAtStart) Start(*View) error {
+	p.name = "started"
+	return nil
+}
+
+// TestStart: Start starts the policy before the first event, so that a
+// caller knows what it settles then; the run that follows gives Run's
+// results, and a second Start is an error.
+func TestStart(t *testing.T) {
+	tr := mixedTrace(t, 12)
+	cfg := Config{Nodes: 3, MapSlots: 2, ReduceSlots: 1, Seed: 7}
+	want := mustRun(t, tr, &FIFO{}, cfg)
+	p := &namedAtStart{name: "new"}
+	e, err := New(tr, p, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if p.Name() != "started" || e.Stats().Events != 0 {
+		t.Fatalf("after Start: name %q, %d events", p.Name(), e.Stats().Events)
+	}
+	if err := e.Start(); err == nil {
+		t.Error("a second Start succeeded")
+	}
+	got, err := e.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Scheduler != "started" || !reflect.DeepEqual(got.Jobs, want.Jobs) {
+		t.Errorf("run after Start: scheduler %q, jobs equal to Run's: %v", got.Scheduler, reflect.DeepEqual(got.Jobs, want.Jobs))
+	}
+}

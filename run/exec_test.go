@@ -10,7 +10,9 @@ import (
 
 // TestReplayExec: a cell under the exec policy runs its child, ends it
 // with the run, and gives the results of the built-in policy the child
-// mirrors; a child that fails ends the cell with its error.
+// mirrors, under the name the child declares (sjf, a built-in's, so
+// exec-sjf) or the name option; a child that fails ends the cell with its
+// error.
 func TestReplayExec(t *testing.T) {
 	if _, err := osexec.LookPath("python3"); err != nil {
 		t.Skip("python3 is not installed: the exec policy's Python examples are not run")
@@ -21,6 +23,20 @@ func TestReplayExec(t *testing.T) {
 	got, err := Replay(c, filepath.Join(t.TempDir(), "exec"), Options{})
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, n := range []string{got.Result.Scheduler, got.Metadata["scheduler"]} {
+		if n != "exec-sjf" {
+			t.Errorf("the results are named %q, want exec-sjf", n)
+		}
+	}
+	c.Options["name"] = "sjf-py"
+	var named string
+	withName, err := Replay(c, "", Options{Named: func(p string) (string, error) { named = p; return "", nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if named != "sjf-py" || withName.Metadata["scheduler"] != "sjf-py" || withName.Metadata["policy.name"] != "sjf-py" {
+		t.Errorf("named sjf-py: Named heard %q, metadata scheduler %q, policy.name %q", named, withName.Metadata["scheduler"], withName.Metadata["policy.name"])
 	}
 	c.Policy, c.Options = "sjf", nil
 	want, err := Replay(c, "", Options{})

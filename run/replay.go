@@ -16,14 +16,22 @@ type Options struct {
 	// Format is the result tables' format; Parquet and CSV files are
 	// converted from the Arrow files once the set is committed.
 	Format results.Format
-	// BeforeReplay and AfterReplay, if set, are called just before and
-	// just after the engine runs, around the replay alone (not reading the
-	// trace's first jobs nor writing jobs.arrow): bench replay's CPU
-	// profile. AfterReplay is called whether the replay failed or not.
+	// BeforeReplay and AfterReplay, if set, are called just before the
+	// policy starts and just after the engine runs, around the replay
+	// alone (not reading the trace's first jobs nor writing jobs.arrow):
+	// bench replay's CPU profile. AfterReplay is called whether the
+	// replay failed or not, once BeforeReplay was.
 	BeforeReplay, AfterReplay func()
 	// WatchShuffle measures reduce-slot hoarding during the run
 	// (Outcome.Shuffle; replay.ShuffleWatch).
 	WatchShuffle bool
+	// Named, if set, is called once the policy has started, with the
+	// name its results carry (an external policy may declare it only
+	// then), before anything is written. It may refuse the name; when
+	// Replay's dir is not empty, it returns the directory the results go
+	// to in its place: bench replay names each policy's directory after
+	// the policy.
+	Named func(policy string) (dir string, err error)
 }
 
 // Outcome is a replayed cell.
@@ -33,8 +41,8 @@ type Outcome struct {
 	Result *replay.Result
 	// Metadata is the schema metadata of every result file.
 	Metadata map[string]string
-	// Wall is the wall time of the replay alone, between BeforeReplay and
-	// AfterReplay.
+	// Wall is the wall time of the replay alone: the policy's start and
+	// the run, between BeforeReplay and AfterReplay.
 	Wall time.Duration
 	// Shuffle is the reduce-slot hoarding measured, with WatchShuffle.
 	Shuffle *replay.ShuffleWatch
@@ -78,7 +86,36 @@ func Replay(c *Cell, dir string, opt Options) (o *Outcome, err error) {
 	if err != nil {
 		return nil, err
 	}
+	// The policy starts first, so that it has its name for the metadata,
+	// which the result files carry from their first row: an external
+	// policy declares it in its handshake. Its start is part of the
+	// replay, timed and profiled with the run.
+	ended := false
+	after := func() {
+		if !ended && opt.AfterReplay != nil {
+			opt.AfterReplay()
+		}
+		ended = true
+	}
+	defer after()
+	if opt.BeforeReplay != nil {
+		opt.BeforeReplay()
+	}
+	begin := time.Now()
+	if err := e.Start(); err != nil {
+		return nil, err
+	}
+	wall := time.Since(begin)
 	md := c.metadata(sched.Name(), e.Config(), tr)
+	if opt.Named != nil {
+		d, err := opt.Named(sched.Name())
+		if err != nil {
+			return nil, err
+		}
+		if dir != "" {
+			dir = d
+		}
+	}
 	var stream *results.Stream
 	if dir != "" {
 		if stream, err = results.NewStream(dir, md, c.Tasks, c.Occupancy); err != nil {
@@ -94,15 +131,10 @@ func Replay(c *Cell, dir string, opt Options) (o *Outcome, err error) {
 		watch = &replay.ShuffleWatch{ReduceSlots: cfg.Nodes * cfg.ReduceSlots}
 		e.Observe(watch.Observe)
 	}
-	if opt.BeforeReplay != nil {
-		opt.BeforeReplay()
-	}
 	start := time.Now()
 	res, err := e.Run()
-	wall := time.Since(start)
-	if opt.AfterReplay != nil {
-		opt.AfterReplay()
-	}
+	wall += time.Since(start)
+	after()
 	if stream != nil {
 		if err == nil && c.Keep {
 			err = writeKept(stream, c, res)

@@ -91,13 +91,58 @@ func Lookup(name string) (*Policy, error) {
 }
 
 // New builds the policy called name with the given option values; options
-// not given take their defaults, and unknown options are errors.
+// not given take their defaults, and unknown options are errors. An
+// external policy (exec) learns the built-in names, which it may not take.
 func New(name string, values map[string]string) (replay.Scheduler, error) {
 	p, err := Lookup(name)
 	if err != nil {
 		return nil, err
 	}
-	return p.Build(values)
+	s, err := p.Build(values)
+	if err != nil {
+		return nil, err
+	}
+	if x, ok := s.(*exec.Exec); ok {
+		if err := x.Reserve(isBuiltin); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// isBuiltin reports whether name is a built-in policy's, in any case (a
+// result directory's name on a file system that ignores case).
+func isBuiltin(name string) bool {
+	for _, p := range builtin {
+		if strings.EqualFold(p.Name, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckExternalName checks a name given to an external policy (exec's name
+// option, --exec NAME=COMMAND, a sweep file's exec entry): it must label
+// results (exec.CheckName) and be no built-in policy's.
+func CheckExternalName(name string) error {
+	if err := exec.CheckName(name); err != nil {
+		return err
+	}
+	if isBuiltin(name) {
+		return fmt.Errorf("%q is a built-in policy's name; choose another", name)
+	}
+	return nil
+}
+
+// ResultName is the name the results of policy with options opts carry,
+// as far as it is known before the run: an external policy's name option,
+// or else the policy's name. An external policy without the option
+// declares its name when it starts (exec.Exec.Name).
+func ResultName(policy string, opts map[string]string) string {
+	if policy == exec.Name && opts["name"] != "" {
+		return opts["name"]
+	}
+	return policy
 }
 
 // ReadConfig reads a policy configuration file: one "policy.option = value"

@@ -4,7 +4,7 @@ protocol (docs/exec-protocol.md), standard library only.
 A policy subclasses Policy and is run with run(MyPolicy()); sojourn starts
 it as a child process:
 
-    bin/bench replay --trace fb2009.arrow --scheduler exec \\
+    bin/bench replay --trace fb2009.arrow \\
         --exec 'python3 clients/python/examples/fifo.py'
 
 The engine and the policy move in lockstep. At each decision point the
@@ -17,6 +17,11 @@ order before answering, so a query always sees the earlier actions.
 
 For reinforcement learning, Environment turns the loop inside out:
 reset() and step(actions) return each decision point as an observation.
+
+A policy imports this module: from clients/python/ itself (Python puts a
+script's directory first on sys.path), from examples/ (which add their
+parent directory to sys.path), or from anywhere with a copy of this one
+file beside it; see README.md.
 """
 
 import bisect
@@ -174,7 +179,10 @@ class Heartbeat:
 class Policy:
     """A scheduling policy. Override on_event and on_heartbeat.
 
-    name: how the policy calls itself. options: the options it takes, with
+    name: how the policy calls itself, and so the name its results carry
+    unless bench names it (--exec NAME=COMMAND): letters, digits, '.', '_'
+    or '-', with exec- before it if a built-in policy has it (sjf: exec-sjf).
+    options: the options it takes, with
     their defaults; the engine's exec.args set them (self.options holds the
     values once start is called). preempts: whether it may act on nodes with
     no free slot (then the engine sends busy heartbeats, see

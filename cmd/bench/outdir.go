@@ -103,7 +103,7 @@ func finishOut(dir string, c *run.Cell, o *run.Outcome, format results.Format) e
 	if c.Occupancy {
 		written[format.FileName(results.OccupancyFile)] = true
 	}
-	m := runManifest{Format: "sojourn-run/1", Policy: c.Policy, Workload: o.Metadata[results.KeyWorkload],
+	m := runManifest{Format: "sojourn-run/1", Policy: o.Result.Scheduler, Workload: o.Metadata[results.KeyWorkload],
 		Trace: c.TracePath, Seed: o.Metadata["replay.seed"], CodeVersion: run.CodeVersion(), TableFormat: format}
 	for _, n := range resultNames() {
 		p := filepath.Join(dir, n)

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -182,13 +183,9 @@ func policyValues(c *cli.Context, name string) (map[string]string, error) {
 			delete(lines, f)
 		}
 	}
-	if name == "exec" && c.IsSet("exec") {
-		vals["command"] = c.String("exec")
-		delete(lines, "exec.command")
-	}
 	// Check the values now (a policy's constructor starts nothing), so
 	// that a bad value from the config file is named by its file and line.
-	if _, err := p.Build(vals); err != nil {
+	if _, err := schedulers.New(name, vals); err != nil {
 		for key, ln := range lines {
 			if strings.HasPrefix(err.Error(), key+":") {
 				return nil, fmt.Errorf("%s:%d: %w", path, ln, err)
@@ -217,7 +214,8 @@ func replayCommand() *cli.Command {
 		&cli.BoolFlag{Name: "force", Usage: "replace the results of an earlier run in --out (refused without it)"},
 		&cli.BoolFlag{Name: "tasks", Value: true, Usage: "write tasks.arrow (one row per task segment)"},
 		&cli.BoolFlag{Name: "occupancy", Value: true, Usage: "write occupancy.arrow (per-job slot occupancy series)"},
-		&cli.StringFlag{Name: "exec", Usage: "with --scheduler exec: the policy's `COMMAND` (shorthand of --exec.command), a child process speaking the exec protocol (see above)"},
+		execFlag("an external policy: a child process that runs the command of `[NAME=]COMMAND` and speaks the exec protocol (see below), " +
+			"its results named NAME or else by the name it declares; repeatable. It joins --scheduler's policies if that is given, in place of exec if listed"),
 		&cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile of the replay to `FILE` (go tool pprof)"},
 		&cli.IntFlag{Name: "parallel", Aliases: []string{"j"}, Value: runtime.GOMAXPROCS(0), Usage: "policies of --scheduler replayed at once"},
 	}
@@ -235,7 +233,9 @@ func replayCommand() *cli.Command {
 			"--scheduler takes one policy (default fifo, Hadoop's default) or several, comma-separated: they are\n" +
 			"replayed side by side (--parallel at once) on the same trace and cluster, each streaming the trace from\n" +
 			"its file; the summaries are printed side by side, in --scheduler's order, and with\n" +
-			"--out DIR each policy's results go to DIR/<policy>. The median is the mean of the two middle\n" +
+			"--out DIR each policy's results go to DIR/<policy>. Each --exec adds an external policy, under its\n" +
+			"NAME or the name it declares (below), after --scheduler's or in place of exec there; --exec alone\n" +
+			"replays the external policies only. The median is the mean of the two middle\n" +
 			"sojourns for an even count, the p95 the nearest rank, as in summary.json and the reports.\n" +
 			"Boolean policy options are flags: --fair.preemption, or --fair.preemption=false.\n" +
 			"A warning on stderr says when reduce slots were hoarded for 30 minutes or more: half of them held by\n" +
@@ -244,6 +244,44 @@ func replayCommand() *cli.Command {
 		Flags:  flags,
 		Action: runReplay,
 	}
+}
+
+// replayEntries are the policies bench replay runs: --scheduler's, and
+// the external policies of --exec in place of exec if it is listed, after
+// the others if not, alone if --scheduler is not given.
+func replayEntries(c *cli.Context) ([]entry, error) {
+	exts, err := externals(c)
+	if err != nil {
+		return nil, err
+	}
+	var list []string
+	if c.IsSet("scheduler") || len(exts) == 0 {
+		if list, err = schedulerList(c); err != nil {
+			return nil, err
+		}
+	}
+	if len(exts) > 0 && !slices.Contains(list, execpolicy.Name) {
+		list = append(list, execpolicy.Name)
+	}
+	var out []entry
+	for _, name := range list {
+		if name == execpolicy.Name && len(exts) > 0 {
+			for _, x := range exts {
+				e, err := externalEntry(c, x)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, e)
+			}
+			continue
+		}
+		vals, err := policyValues(c, name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, entry{policy: name, vals: vals, who: name})
+	}
+	return out, nil
 }
 
 // schedulerList reads --scheduler: one policy or several, comma-separated.
@@ -278,15 +316,19 @@ func runReplay(c *cli.Context) error {
 		return fmt.Errorf("--%v", err)
 	}
 	begin := time.Now()
-	names, err := schedulerList(c)
+	entries, err := replayEntries(c)
 	if err != nil {
 		return err
 	}
-	if err := unselectedOptions(c, names...); err != nil {
+	var selected []string
+	for _, e := range entries {
+		selected = append(selected, e.policy)
+	}
+	if err := unselectedOptions(c, selected...); err != nil {
 		return err
 	}
-	if len(names) > 1 && c.String("cpuprofile") != "" {
-		return fmt.Errorf("--cpuprofile: profiles one policy; --scheduler gives %d", len(names))
+	if len(entries) > 1 && c.String("cpuprofile") != "" {
+		return fmt.Errorf("--cpuprofile: profiles one policy; --scheduler and --exec give %d", len(entries))
 	}
 	if c.Int("parallel") < 1 {
 		return fmt.Errorf("--parallel %d: want at least 1", c.Int("parallel"))
@@ -296,14 +338,25 @@ func runReplay(c *cli.Context) error {
 		return err
 	}
 	outDir := func(name string) string {
-		if out := c.String("out"); out != "" && len(names) > 1 {
+		if out := c.String("out"); out != "" && len(entries) > 1 {
 			return filepath.Join(out, name)
 		}
 		return c.String("out")
 	}
-	if c.String("out") != "" {
-		for _, name := range names {
-			if err := prepareOut(outDir(name), c.String("trace"), c.Bool("force")); err != nil {
+	// The policies' names, and so their directories under --out, are
+	// checked before anything runs; an external policy without a name
+	// of its own has it once it starts.
+	taken := &names{}
+	known := func(e entry) bool { return e.policy != execpolicy.Name || e.vals["name"] != "" }
+	for _, e := range entries {
+		if !known(e) {
+			continue
+		}
+		if err := taken.claim(e.label(), e.who); err != nil {
+			return err
+		}
+		if c.String("out") != "" {
+			if err := prepareOut(outDir(e.label()), c.String("trace"), c.Bool("force")); err != nil {
 				return err
 			}
 		}
@@ -311,11 +364,25 @@ func runReplay(c *cli.Context) error {
 	defer removeOnInterrupt(c.App.ErrWriter, "replay")()
 	// Several policies replay side by side, each streaming the trace from
 	// its file (memory holds each one's jobs in flight).
-	outs := make([]*run.Outcome, len(names))
+	outs := make([]*run.Outcome, len(entries))
 	pool := run.Pool{Workers: c.Int("parallel")}
-	_, err = pool.Run(context.Background(), len(names), func(i int) error {
+	_, err = pool.Run(context.Background(), len(entries), func(i int) error {
+		e := entries[i]
+		dirFor := func(name string) (string, error) {
+			if !known(e) {
+				if err := taken.claim(name, e.who); err != nil {
+					return "", err
+				}
+				if c.String("out") != "" {
+					if err := prepareOut(outDir(name), c.String("trace"), c.Bool("force")); err != nil {
+						return "", err
+					}
+				}
+			}
+			return outDir(name), nil
+		}
 		var err error
-		outs[i], err = replayOne(c, names[i], outDir(names[i]), cluster, format)
+		outs[i], err = replayOne(c, e, dirFor, cluster, format)
 		return err
 	})
 	if ce := (*run.CellError)(nil); errors.As(err, &ce) {
@@ -332,30 +399,38 @@ func runReplay(c *cli.Context) error {
 	return nil
 }
 
-// replayOne replays the trace under one policy of --scheduler into out
-// (none: the summary only), and commits the output directory.
-func replayOne(c *cli.Context, name, out string, cluster replay.Config, format results.Format) (*run.Outcome, error) {
-	vals, err := policyValues(c, name)
-	if err != nil {
-		return nil, err
-	}
-	prog := newProgress(c.App.ErrWriter, "replay "+name)
+// replayOne replays the trace under one policy of --scheduler or --exec
+// into the directory dirFor gives, once the policy has started, from the
+// name its results carry ("" with no --out: the summary only), and
+// commits the output directory.
+func replayOne(c *cli.Context, e entry, dirFor func(name string) (string, error), cluster replay.Config, format results.Format) (*run.Outcome, error) {
+	keep := c.String("out") != ""
+	prog := newProgress(c.App.ErrWriter, "replay "+e.label())
 	cell := &run.Cell{
 		// Jobs stream from the file as they arrive: memory holds the jobs
 		// in flight, not the whole trace.
 		TracePath: c.String("trace"), TraceFile: filepath.Base(c.String("trace")),
-		Policy: name, Options: vals, Cluster: cluster,
-		Tasks: out != "" && c.Bool("tasks"), Occupancy: out != "" && c.Bool("occupancy"),
+		Policy: e.policy, Options: e.vals, Cluster: cluster,
+		Tasks: keep && c.Bool("tasks"), Occupancy: keep && c.Bool("occupancy"),
 	}
 	cell.Cluster.Progress = prog.jobs
 	prof, err := newCPUProfile(c.String("cpuprofile"))
 	if err != nil {
 		return nil, err
 	}
-	_, statErr := os.Stat(out)
-	created := out != "" && os.IsNotExist(statErr)
+	var out string // the directory, once the policy has its name
+	created := false
+	named := func(name string) (string, error) {
+		d, err := dirFor(name)
+		if err != nil || d == "" {
+			return "", err
+		}
+		_, statErr := os.Stat(d)
+		out, created = d, os.IsNotExist(statErr)
+		return d, nil
+	}
 	// The profile and the printed wall time cover the replay alone.
-	o, err := run.Replay(cell, out, run.Options{Format: format, WatchShuffle: true,
+	o, err := run.Replay(cell, c.String("out"), run.Options{Format: format, WatchShuffle: true, Named: named,
 		BeforeReplay: prof.start, AfterReplay: func() { prof.stop(); prog.done() }})
 	if err == nil && prof != nil {
 		err = prof.err

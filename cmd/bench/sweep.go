@@ -31,9 +31,10 @@ workloads × policies × parameter values × seeds, one replay per cell, on
       {"name": "small", "profile": "fb2010", "jobs": 20, "mean_gap": 60, "nodes": 50},
       {"name": "mine", "trace": "traces/mine.arrow"}
     ],
-    "policies": ["fifo", "fair", "hfsp"],
+    "policies": ["fifo", "fair", "hfsp", "lifo"],
+    "exec": {"lifo": "python3 my_lifo.py"},
     "parameters": {"nodes": [20, 50, 100], "fair.locality-delay": [0, 1.5]},
-    "fixed": {"map-slots": 4},
+    "fixed": {"map-slots": 4, "lifo.args": "depth=2"},
     "seeds": {"from": 1, "to": 10}
   }
 
@@ -44,7 +45,10 @@ seed. A parameter is a cluster parameter, named like bench replay's flag
 and in the same unit:
 ` + wrap(strings.Join(sweep.ParameterNames(), ", "), 72, "  ") + `
 or a policy option "policy.option", which varies only that policy's cells. "fixed" sets
-single values the same way. Seeds ([1, 2, 3] or {"from": a, "to": b};
+single values the same way. "exec" names external policies (bench replay --help) and gives
+their command lines; each name (letters, digits, '.', '_', '-'; no built-in policy's) is
+listed in "policies", labels its results, and takes exec's options: "lifo.args",
+"lifo.timeout". Seeds ([1, 2, 3] or {"from": a, "to": b};
 default [1]) seed both the generated workloads and the replays.
 
 Cells are numbered workloads, then policies, then parameter combinations

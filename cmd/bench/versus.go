@@ -14,13 +14,16 @@ import (
 	"sojourn/run"
 	"sojourn/run/versus"
 	"sojourn/schedulers"
+	execpolicy "sojourn/schedulers/exec"
 	"sojourn/swim"
 )
 
 func versusCommand() *cli.Command {
 	flags := []cli.Flag{
-		&cli.StringFlag{Name: "baseline", Required: true, Usage: "the policy compared against (e.g. fair)"},
-		&cli.StringFlag{Name: "candidate", Required: true, Usage: "the policy whose change is measured (e.g. hfsp)"},
+		&cli.StringFlag{Name: "baseline", Required: true, Usage: "the policy compared against (e.g. fair): a built-in, an --exec policy's NAME, or exec for the one --exec policy"},
+		&cli.StringFlag{Name: "candidate", Required: true, Usage: "the policy whose change is measured (e.g. hfsp), named as --baseline"},
+		execFlag("an external policy: a child process that runs the command of `[NAME=]COMMAND` and speaks the exec protocol (bench replay --help), " +
+			"its results named NAME or else by the name it declares; repeat for two, named, to tell them apart in --baseline and --candidate"),
 		&cli.StringFlag{Name: "seeds", Value: "1-20", Usage: "seeds `a-b` or a,b,c: each generates its workload and seeds its cluster"},
 		&cli.StringFlag{Name: "workload", Value: "fb2009,fb2010", Usage: "generated workloads, comma-separated: " + strings.Join(swim.ProfileNames(), ", ")},
 		&cli.StringSliceFlag{Name: "trace", Usage: "trace `FILE` to replay instead of generated workloads (repeatable; the same for every seed)"},
@@ -54,6 +57,9 @@ func versusCommand() *cli.Command {
 			"The bootstrap is paired: with several seeds it resamples whole seeds, the same for both\n" +
 			"policies, so the interval says how the change varies from one workload draw to another;\n" +
 			"with one seed it resamples jobs, in pairs.\n\n" +
+			"Either policy may be external (bench replay --help): --exec NAME=COMMAND and the NAME in\n" +
+			"--baseline or --candidate, or --exec COMMAND and exec there, its results then named by the name\n" +
+			"it declares. --exec.args and --exec.timeout apply to both.\n\n" +
 			"Cluster flags and policy options (--fair.preemption) apply to every replay; an option of a\n" +
 			"policy that is neither the baseline nor the candidate is an error. With --sweep DIR, nothing\n" +
 			"is replayed: the cells of the two policies in a finished sweep are compared, by workload and\n" +
@@ -94,11 +100,6 @@ func runVersus(c *cli.Context) error {
 		return unexpectedArg("versus", c.Args().First(), "; every input is a flag")
 	}
 	base, cand := c.String("baseline"), c.String("candidate")
-	for _, f := range []string{"baseline", "candidate"} {
-		if _, err := schedulers.Lookup(c.String(f)); err != nil {
-			return fmt.Errorf("--%s: %v", f, err)
-		}
-	}
 	if base == cand {
 		return fmt.Errorf("--baseline and --candidate are both %s; want two policies", base)
 	}
@@ -118,7 +119,9 @@ func runVersus(c *cli.Context) error {
 		return fmt.Errorf("--resamples %d: want at least 1", o.Resamples)
 	}
 	if dir := c.String("sweep"); dir != "" {
-		for _, f := range []string{"trace", "out", "seeds", "workload", "config"} {
+		// The policies are named as the sweep's results are: an external
+		// policy by the name it was given or declared.
+		for _, f := range []string{"trace", "out", "seeds", "workload", "config", "exec"} {
 			if c.IsSet(f) {
 				return fmt.Errorf("--%s: not with --sweep, which reads the replays of a finished sweep", f)
 			}
@@ -129,6 +132,24 @@ func runVersus(c *cli.Context) error {
 		}
 		return write(rep)
 	}
+	exts, err := externals(c)
+	if err != nil {
+		return err
+	}
+	var ents [2]entry
+	for i, f := range []string{"baseline", "candidate"} {
+		if ents[i], err = versusEntry(c, f, exts); err != nil {
+			return err
+		}
+	}
+	for _, x := range exts {
+		if x.label() != ents[0].label() && x.label() != ents[1].label() {
+			return fmt.Errorf("--exec %s: neither --baseline nor --candidate (%s, %s); name it there", x.label(), base, cand)
+		}
+	}
+	if ents[0].label() == ents[1].label() {
+		return fmt.Errorf("--baseline and --candidate are both %s; want two policies", ents[0].label())
+	}
 	seeds, err := parseSeeds(c.String("seeds"))
 	if err != nil {
 		return err
@@ -136,7 +157,7 @@ func runVersus(c *cli.Context) error {
 	if c.Int("parallel") < 1 {
 		return fmt.Errorf("--parallel %d: want at least 1", c.Int("parallel"))
 	}
-	s := &versus.Setup{Baseline: base, Candidate: cand, Seeds: seeds, Traces: c.StringSlice("trace"), Fixed: map[string]string{}}
+	s := &versus.Setup{Baseline: ents[0].label(), Candidate: ents[1].label(), Seeds: seeds, Traces: c.StringSlice("trace"), Fixed: map[string]string{}}
 	if len(s.Traces) == 0 || c.IsSet("workload") {
 		for _, w := range strings.Split(c.String("workload"), ",") {
 			if w = strings.TrimSpace(w); w == "" {
@@ -156,16 +177,24 @@ func runVersus(c *cli.Context) error {
 			s.Fixed[n] = flagText(c, n)
 		}
 	}
-	for _, pol := range []string{base, cand} {
-		vals, err := policyValues(c, pol)
-		if err != nil {
-			return err
-		}
-		for k, v := range vals {
+	for _, e := range ents {
+		// A named external policy is one of the sweep's exec; the
+		// others' options are policy.option, exec's among them.
+		pol := e.label()
+		for k, v := range e.vals {
+			if pol != e.policy && (k == "command" || k == "name") {
+				continue
+			}
 			s.Fixed[pol+"."+k] = v
 		}
+		if pol != e.policy {
+			if s.Exec == nil {
+				s.Exec = map[string]string{}
+			}
+			s.Exec[pol] = e.vals["command"]
+		}
 	}
-	if err := unselectedOptions(c, base, cand); err != nil {
+	if err := unselectedOptions(c, ents[0].policy, ents[1].policy); err != nil {
 		return err
 	}
 	dir := c.String("out")
@@ -184,6 +213,36 @@ func runVersus(c *cli.Context) error {
 		return err
 	}
 	return write(rep)
+}
+
+// versusEntry is the policy of --baseline or --candidate (flag): a
+// built-in, the --exec policy of that name, or exec: the one --exec
+// policy, or with none the exec policy of --exec.command.
+func versusEntry(c *cli.Context, flag string, exts []external) (entry, error) {
+	name := c.String(flag)
+	for _, x := range exts {
+		if x.name == name || (name == execpolicy.Name && len(exts) == 1) {
+			return externalEntry(c, x)
+		}
+	}
+	if name == execpolicy.Name && len(exts) > 1 {
+		var ns []string
+		for _, x := range exts {
+			ns = append(ns, x.label())
+		}
+		return entry{}, fmt.Errorf("--%s exec: %d --exec policies (%s); name them, --exec NAME=COMMAND, and give the name", flag, len(exts), strings.Join(ns, ", "))
+	}
+	if _, err := schedulers.Lookup(name); err != nil {
+		if len(exts) > 0 {
+			return entry{}, fmt.Errorf("--%s: %v, or the NAME of an --exec NAME=COMMAND", flag, err)
+		}
+		return entry{}, fmt.Errorf("--%s: %v", flag, err)
+	}
+	vals, err := policyValues(c, name)
+	if err != nil {
+		return entry{}, err
+	}
+	return entry{policy: name, vals: vals, who: name}, nil
 }
 
 // flagText is a set cluster flag's value as text, as a sweep file holds it.
@@ -210,9 +269,6 @@ func unselectedOptions(c *cli.Context, selected ...string) error {
 	sel := map[string]bool{}
 	for _, s := range selected {
 		sel[s] = true
-	}
-	if !sel["exec"] && c.IsSet("exec") {
-		return fmt.Errorf("--exec: the command of the exec policy, which is not selected (%s)", strings.Join(selected, ", "))
 	}
 	for _, p := range schedulers.Policies() {
 		if sel[p.Name] {

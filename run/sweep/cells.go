@@ -11,6 +11,7 @@ import (
 	"sojourn/replay/clusterfile"
 	"sojourn/run"
 	"sojourn/schedulers"
+	execpolicy "sojourn/schedulers/exec"
 )
 
 // Plan is a loaded sweep: its spec and its cells in order.
@@ -27,9 +28,12 @@ type Plan struct {
 // parameter the sweep sets (zero fields take the replay's defaults), its
 // Options the policy options it sets.
 
-// Label describes a cell in messages: "fb2009 fair nodes=20 seed=3".
+// Label describes a cell in messages: "fb2009 fair nodes=20 seed=3". An
+// external policy is named as its results are, by its name in the sweep
+// file's exec, or else "exec" (it declares its name when it starts).
 func Label(c *run.Cell) string {
-	return strings.Join(append(append([]string{c.Labels[workloadLabel], c.Policy}, paramList(Params(c))...), "seed="+c.Labels[seedLabel]), " ")
+	pol := schedulers.ResultName(c.Policy, c.Options)
+	return strings.Join(append(append([]string{c.Labels[workloadLabel], pol}, paramList(Params(c))...), "seed="+c.Labels[seedLabel]), " ")
 }
 
 // Labels of a cell's workload and seed; no parameter has these names.
@@ -159,13 +163,13 @@ func expand(s *Spec, path string) (*Plan, error) {
 			}
 			for _, combo := range product(names, s.Parameters) {
 				for _, seed := range s.Seeds {
-					c, err := newCell(len(p.Cells), w, pol, combo, seed, s.Fixed)
+					c, err := newCell(len(p.Cells), w, pol, s.Exec, combo, seed, s.Fixed)
 					if err != nil {
 						return nil, err
 					}
 					if key := pol + "\x00" + strings.Join(paramList(c.Options), "\x00"); !checked[key] {
 						// Option values are the policy's to check.
-						if _, err := schedulers.New(pol, c.Options); err != nil {
+						if _, err := schedulers.New(c.Policy, c.Options); err != nil {
 							return nil, fmt.Errorf("cell %d (%s): %v", c.Index, Label(c), err)
 						}
 						checked[key] = true
@@ -227,9 +231,15 @@ func product(names []string, values map[string][]Value) []map[string]string {
 	return out
 }
 
-func newCell(i int, w *Workload, pol string, params map[string]string, seed uint64, fixed map[string]Value) (*run.Cell, error) {
+// newCell builds cell i: policy pol (a built-in or one of the external
+// policies of external) on workload w with the swept params and seed.
+func newCell(i int, w *Workload, pol string, external map[string]string, params map[string]string, seed uint64, fixed map[string]Value) (*run.Cell, error) {
 	c := &run.Cell{Index: i, Dir: cellDir(i), TraceFile: traceFile(w, seed), Workload: w.Name, Policy: pol, Options: map[string]string{},
 		Labels: map[string]string{workloadLabel: w.Name, seedLabel: fmt.Sprint(seed)}}
+	if command, ok := external[pol]; ok {
+		c.Policy = execpolicy.Name
+		c.Options["command"], c.Options["name"] = command, pol
+	}
 	for k, v := range params {
 		c.Labels[k] = v
 	}

@@ -209,11 +209,13 @@ func (r *CellRecord) check() error {
 	return nil
 }
 
-// newRecord computes a cell's record from its replay.
+// newRecord computes a cell's record from its replay. Its policy is the
+// name the results carry (an external policy's may be declared only when
+// it starts).
 func newRecord(c *run.Cell, trace, traceSum string, tr *traces.Trace, res *replay.Result) *CellRecord {
 	cfg := res.Config
 	slots := analysis.Slots{Nodes: cfg.Nodes, MapSlots: cfg.MapSlots, ReduceSlots: cfg.ReduceSlots, Shuffle: cfg.ShuffleBandwidth}
-	rec := &CellRecord{CellCoords: CellCoords{Index: c.Index, Dir: c.Dir, Workload: c.Labels[workloadLabel], Policy: c.Policy,
+	rec := &CellRecord{CellCoords: CellCoords{Index: c.Index, Dir: c.Dir, Workload: c.Labels[workloadLabel], Policy: res.Scheduler,
 		Params: Params(c), Seed: c.Cluster.Seed}, Trace: trace, TraceSum: traceSum}
 	pj := &rec.PerJob
 	for i := range res.Jobs {

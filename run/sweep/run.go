@@ -12,6 +12,7 @@ import (
 
 	"sojourn/results"
 	"sojourn/run"
+	execpolicy "sojourn/schedulers/exec"
 )
 
 // Runner runs the cells of a plan into a directory.
@@ -82,10 +83,19 @@ func (r *Runner) Run(ctx context.Context, p *Plan) (Report, error) {
 	for _, c := range todo {
 		tc.users[c.TraceFile]++
 	}
+	// An external policy without a name in exec declares one when it
+	// starts, which must not be another policy's of the sweep: their
+	// cells would pool in one group.
+	taken := map[string]bool{}
+	for _, pol := range p.Spec.Policies {
+		if pol != execpolicy.Name {
+			taken[pol] = true
+		}
+	}
 	pool := run.Pool{Workers: r.Workers, Name: "sweep " + p.Spec.Name, Progress: r.Progress}
 	ran, err := pool.Run(ctx, len(todo), func(i int) error {
 		defer tc.release(todo[i])
-		return r.runCell(tc, todo[i])
+		return r.runCell(tc, todo[i], taken)
 	})
 	rep.Ran = ran
 	if ce := (*run.CellError)(nil); errors.As(err, &ce) {
@@ -177,8 +187,9 @@ func (r *Runner) removePartials() error {
 }
 
 // runCell replays one cell into a hidden directory, adds its record and
-// moves the directory into place.
-func (r *Runner) runCell(tc *traceCache, c *run.Cell) error {
+// moves the directory into place. The name its policy declares, if it
+// has none in the sweep, may not be one of taken.
+func (r *Runner) runCell(tc *traceCache, c *run.Cell, taken map[string]bool) error {
 	te, err := tc.get(c)
 	if err != nil {
 		return err
@@ -198,7 +209,13 @@ func (r *Runner) runCell(tc *traceCache, c *run.Cell) error {
 	cell.Metadata = map[string]string{"sweep.name": tc.sweep, "sweep.cell": fmt.Sprint(c.Index)}
 	// The rows stream to disk: a cell of a day-long trace would otherwise
 	// hold millions of them per worker.
-	o, err := run.Replay(&cell, tmp, run.Options{Format: results.Format(r.Output.Format)})
+	named := func(name string) (string, error) {
+		if unnamed := c.Policy == execpolicy.Name && c.Options["name"] == ""; unnamed && taken[name] {
+			return "", fmt.Errorf("the external policy declares the name %s, another policy's of the sweep; name it in exec", name)
+		}
+		return tmp, nil
+	}
+	o, err := run.Replay(&cell, tmp, run.Options{Format: results.Format(r.Output.Format), Named: named})
 	if err != nil {
 		return err
 	}

@@ -9,14 +9,17 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode"
 
+	"sojourn/internal/shellwords"
 	"sojourn/replay"
 	"sojourn/replay/clusterfile"
 	"sojourn/schedulers"
+	execpolicy "sojourn/schedulers/exec"
 	"sojourn/swim"
 )
 
@@ -25,7 +28,14 @@ type Spec struct {
 	// Name labels the sweep in its outputs.
 	Name      string     `json:"name"`
 	Workloads []Workload `json:"workloads"`
-	Policies  []string   `json:"policies"`
+	// Policies are built-in policies and external ones, by name.
+	Policies []string `json:"policies"`
+	// Exec names external policies (exec) and gives their command lines:
+	// "exec": {"mine": "python3 my_policy.py"}. Each name, listed in
+	// Policies, labels its results (exec.CheckName; a built-in policy's
+	// name is refused), and its options are exec's but the command and the
+	// name: "mine.args", "mine.timeout".
+	Exec map[string]string `json:"exec,omitempty"`
 	// Parameters are swept: every combination of their values is a cell.
 	// A name is a cluster parameter (a bench replay flag such as "nodes")
 	// or a policy option "policy.option", which varies only the cells of
@@ -204,10 +214,23 @@ func (s *Spec) check() error {
 	if len(s.Policies) == 0 {
 		return errors.New("policies: none given")
 	}
+	for _, name := range sortedKeys(s.Exec) {
+		if err := schedulers.CheckExternalName(name); err != nil {
+			return fmt.Errorf("exec.%s: %v", shown(name), err)
+		}
+		if _, err := shellwords.Split(s.Exec[name]); err != nil || strings.TrimSpace(s.Exec[name]) == "" {
+			return fmt.Errorf("exec.%s: %s is not a command line", shown(name), strconv.Quote(s.Exec[name]))
+		}
+		if !slices.Contains(s.Policies, name) {
+			return fmt.Errorf("exec.%s: not in policies", shown(name))
+		}
+	}
 	pols := map[string]bool{}
 	for i, p := range s.Policies {
-		if _, err := schedulers.Lookup(p); err != nil {
-			return fmt.Errorf("policies[%d]: %v", i, err)
+		if _, ok := s.Exec[p]; !ok {
+			if _, err := schedulers.Lookup(p); err != nil {
+				return fmt.Errorf("policies[%d]: %v, or an external policy's name in exec", i, err)
+			}
 		}
 		if pols[p] {
 			return fmt.Errorf("policies[%d]: %q given twice", i, p)
@@ -223,7 +246,7 @@ func (s *Spec) check() error {
 		}
 		seen := map[Value]int{}
 		for i, v := range s.Parameters[k] {
-			if err := checkParam(k, v, pols); err != nil {
+			if err := checkParam(k, v, pols, s.Exec); err != nil {
 				return fmt.Errorf("parameters.%s[%d]: %v", shown(k), i, err)
 			}
 			// Two equal values would make two groups of identical cells,
@@ -235,7 +258,7 @@ func (s *Spec) check() error {
 		}
 	}
 	for _, k := range sortedKeys(s.Fixed) {
-		if err := checkParam(k, s.Fixed[k], pols); err != nil {
+		if err := checkParam(k, s.Fixed[k], pols, s.Exec); err != nil {
 			return fmt.Errorf("fixed.%s: %v", shown(k), err)
 		}
 	}
@@ -266,8 +289,9 @@ func shown(s string) string {
 
 // checkParam checks one value of parameter name: a cluster parameter must
 // parse, and a policy option must name a listed policy and one of its
-// options (its value is checked when the cells are built).
-func checkParam(name string, v Value, policies map[string]bool) error {
+// options (its value is checked when the cells are built); an external
+// policy's options are exec's but its command and name, which exec gives.
+func checkParam(name string, v Value, policies map[string]bool, external map[string]string) error {
 	if raw, bad := strings.CutPrefix(string(v), badValue); bad {
 		return fmt.Errorf("want a number, a string or true/false, got %s", shown(raw))
 	}
@@ -295,9 +319,20 @@ func checkParam(name string, v Value, policies map[string]bool) error {
 	if !policies[pol] {
 		return fmt.Errorf("policy %s is not in policies", shown(pol))
 	}
-	p, _ := schedulers.Lookup(pol)
+	of := pol
+	_, isExternal := external[pol]
+	if isExternal {
+		of = execpolicy.Name
+		if opt == "command" || opt == "name" {
+			return fmt.Errorf("the external policy %s has its name and command from exec.%s", pol, pol)
+		}
+	}
+	p, _ := schedulers.Lookup(of)
 	var names []string
 	for _, o := range p.Options {
+		if isExternal && (o.Name == "command" || o.Name == "name") {
+			continue
+		}
 		if o.Name == opt {
 			return nil
 		}

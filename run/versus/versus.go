@@ -168,11 +168,13 @@ func Read(dir string, o Options) (*Report, error) {
 }
 
 // paramList is "k=v" for each parameter, sorted, leaving out the options
-// of policy (so that two policies' groups of one cluster match).
+// of policy (so that two policies' groups of one cluster match). An
+// external policy that declares its name has its options as exec's
+// (exec.args), which only its cells have.
 func paramList(m map[string]string, policy string) []string {
 	var out []string
 	for k, v := range m {
-		if policy != "" && strings.HasPrefix(k, policy+".") {
+		if policy != "" && (strings.HasPrefix(k, policy+".") || strings.HasPrefix(k, "exec.")) {
 			continue
 		}
 		out = append(out, k+"="+v)

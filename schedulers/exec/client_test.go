@@ -16,6 +16,9 @@ import (
 // Most modes misbehave on purpose, each in one way.
 const clientEnv = "SOJOURN_EXEC_CLIENT"
 
+// clientNameEnv is the name the client declares in mode "named".
+const clientNameEnv = "SOJOURN_EXEC_CLIENT_NAME"
+
 func init() {
 	if mode := os.Getenv(clientEnv); mode != "" {
 		os.Exit(testClient(mode))
@@ -62,6 +65,9 @@ func testClient(mode string) int {
 		return 2
 	case "preempt", "preempt-off":
 		send(`{"type":"ready","protocol":1,"name":"go-` + mode + `","preempts":true}`)
+	case "named":
+		name, _ := json.Marshal(os.Getenv(clientNameEnv))
+		send(`{"type":"ready","protocol":1,"name":` + string(name) + `,"options":["greeting"],"skip_idle":true}`)
 	default:
 		send(`{"type":"ready","protocol":1,"name":"go-` + mode + `","options":["greeting"],"skip_idle":true}`)
 	}

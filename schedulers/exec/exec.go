@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -31,6 +32,8 @@ var options = []policy.Option{
 		Usage: "options passed to the policy in the handshake: key=value pairs separated by blanks or commas; the policy states which it takes"},
 	{Name: "timeout", Default: "30",
 		Usage: "seconds of wall time to wait for each line from the policy before the run fails"},
+	{Name: "name", Default: "", OmitDefault: true,
+		Usage: "the name its results carry: letters, digits, '.', '_' or '-', not a built-in policy's (--exec NAME=COMMAND sets it); empty: the name the policy declares when it starts, with exec- before it if a built-in policy has it"},
 }
 
 // Policy describes the policy to the registry.
@@ -51,6 +54,12 @@ type Exec struct {
 	timeout time.Duration
 	// Stderr receives the child's standard error (nil: os.Stderr).
 	Stderr io.Writer
+
+	// label is the name the results carry: the name option, or else
+	// the child's own, from the handshake (see Name).
+	label    string
+	explicit bool // label is the name option
+	taken    func(name string) bool
 
 	c        *child
 	name     string // the child's name for itself, from the handshake
@@ -93,7 +102,17 @@ func New(s *policy.Settings) (*Exec, error) {
 	if err != nil {
 		return nil, fmt.Errorf("exec.args: %w", err)
 	}
-	return &Exec{argv: argv, args: kv, timeout: time.Duration(timeout * float64(time.Second))}, nil
+	x := &Exec{argv: argv, args: kv, timeout: time.Duration(timeout * float64(time.Second))}
+	if name := s.String("name"); name != "" {
+		if err := CheckName(name); err != nil {
+			return nil, fmt.Errorf("exec.name: %w", err)
+		}
+		if name == Name {
+			return nil, fmt.Errorf("exec.name: %q is the built-in policy's name; choose another", name)
+		}
+		x.label, x.explicit = name, true
+	}
+	return x, nil
 }
 
 // parseArgs reads key=value pairs separated by blanks or commas.
@@ -109,8 +128,59 @@ func parseArgs(s string) (map[string]string, error) {
 	return kv, nil
 }
 
-// Name implements replay.Scheduler.
-func (x *Exec) Name() string { return Name }
+// Name implements replay.Scheduler: the name the policy's results carry.
+// It is the name option if given; otherwise, once the child has started,
+// the name it declares in its ready message, with exec- before it if
+// another policy has that name (Reserve), and "exec" if it declares none.
+// Before the child starts, a policy without the name option is "exec".
+func (x *Exec) Name() string {
+	if x.label == "" {
+		return Name
+	}
+	return x.label
+}
+
+// maxName is the longest name a policy's results may carry.
+const maxName = 64
+
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// CheckName checks that name can label results, and so name a directory
+// and a column of a table: letters, digits, '.', '_' and '-', starting
+// with a letter or digit, at most 64 bytes.
+func CheckName(name string) error {
+	if !nameRE.MatchString(name) || len(name) > maxName {
+		return fmt.Errorf("%q is not a name: want letters, digits, '.', '_' or '-', starting with a letter or digit, at most %d", name, maxName)
+	}
+	return nil
+}
+
+// Reserve tells the policy which names other policies have (the
+// registry's built-ins): the name option may not be one of them, and a
+// declared name that is one gets exec- before it, so that the results of
+// an external policy are never taken for a built-in's.
+func (x *Exec) Reserve(taken func(name string) bool) error {
+	x.taken = taken
+	if x.explicit && taken(x.label) {
+		return fmt.Errorf("exec.name: %q is a built-in policy's name; choose another", x.label)
+	}
+	return nil
+}
+
+// declaredLabel is the name the results carry for a child that declares
+// name and is not named by the name option.
+func (x *Exec) declaredLabel(name string) (string, error) {
+	switch {
+	case name == "":
+		return Name, nil
+	case CheckName(name) != nil:
+		return "", fmt.Errorf("the policy declares the name %q, which cannot label results (want letters, digits, '.', '_' or '-', at most %d); "+
+			"change it, or name the policy with --exec NAME=COMMAND (exec.name)", name, maxName)
+	case name == Name || (x.taken != nil && x.taken(name)):
+		return Name + "-" + name, nil
+	}
+	return name, nil
+}
 
 // Start implements replay.Starter: it starts the child and shakes hands.
 func (x *Exec) Start(v *replay.View) error {
@@ -207,6 +277,13 @@ func (x *Exec) handshake(v *replay.View) error {
 		return badLine(line, `want the "ready" message`)
 	case m.Protocol != Version:
 		return badLine(line, "the policy speaks protocol %d, this engine %d", m.Protocol, Version)
+	}
+	if !x.explicit {
+		label, err := x.declaredLabel(m.Name)
+		if err != nil {
+			return err
+		}
+		x.label = label
 	}
 	for _, k := range keys {
 		if !contains(m.Options, k) {

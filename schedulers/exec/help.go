@@ -2,10 +2,13 @@ package exec
 
 // Help is the protocol in brief, for bench replay --help; the full
 // description is docs/exec-protocol.md.
-const Help = `Policies in any language (--scheduler exec --exec 'COMMAND'): the command runs as a child
+const Help = `Policies in any language (--exec '[NAME=]COMMAND', repeatable): the command runs as a child
 process that reads one JSON object per line on stdin and writes one per line on stdout
-(protocol 1; its stderr passes through). Times are integer microseconds of simulated time,
-kinds "map" or "reduce", localities "node-local", "rack-local" or "off-rack".
+(protocol 1; its stderr passes through). Its results are named NAME, or else by the name it
+declares in "ready", with exec- before it if a built-in policy has it (sjf.py declares sjf:
+exec-sjf); a name is letters, digits, '.', '_' or '-'. Name two that declare one name apart.
+Times are integer microseconds of simulated time, kinds "map" or "reduce", localities
+"node-local", "rack-local" or "off-rack".
   engine: {"type":"hello","protocol":1,"options":{"size":"tasks"},"cluster":{"nodes":100,
            "nodes_per_rack":20,"map_slots":4,"reduce_slots":2,"heartbeat":1000000,
            "max_suspended":4,"slow_start":0.05,"shuffle_bandwidth":1e+08},"jobs":100}
@@ -32,4 +35,5 @@ that says "preempts" gets heartbeats from busy nodes until it answers "busy":fal
 says "skip_idle" is not asked when the node can launch nothing. An invalid action, a
 malformed line, a child that exits, or one silent past --exec.timeout seconds ends the run
 with one line naming the policy, the simulated time and the offending message.
-Python client and examples: clients/python (sojourn_policy.py; examples/fifo.py, sjf.py).`
+Python client and examples: clients/python (sojourn_policy.py; examples/fifo.py, sjf.py, which
+run as they are from any directory: --exec 'python3 clients/python/examples/sjf.py').`

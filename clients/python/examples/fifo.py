@@ -4,7 +4,7 @@ then trace order; each free slot goes to the first job with a task to
 launch, maps at their best locality; tasks suspended on the node resume
 while slots are free. Its results are byte-identical to fifo-minimal's.
 
-    bin/bench replay --trace fb2009.arrow --scheduler exec \\
+    bin/bench replay --trace fb2009.arrow \\
         --exec 'python3 clients/python/examples/fifo.py'
 
 Option picks: "engine" (the default) launches with launch_best, one round

@@ -3,7 +3,7 @@ reset()/step() interface meant for reinforcement learning: the loop is the
 caller's, and each step takes a list of actions and returns the next
 decision point. Its results are byte-identical to fifo-minimal's too.
 
-    bin/bench replay --trace fb2009.arrow --scheduler exec \\
+    bin/bench replay --trace fb2009.arrow \\
         --exec 'python3 clients/python/examples/fifo_env.py'
 """
 

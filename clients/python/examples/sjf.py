@@ -5,7 +5,7 @@ free slot goes to the first job with a task to launch, a map at the best
 locality the node offers or a reduce past slow-start; nothing is
 preempted. Its results are byte-identical to sjf's.
 
-    bin/bench replay --trace fb2009.arrow --scheduler exec \\
+    bin/bench replay --trace fb2009.arrow \\
         --exec 'python3 clients/python/examples/sjf.py'
 
 Option size=tasks (--exec.args size=tasks) orders by number of tasks.
