@@ -8,7 +8,7 @@ process that reads one JSON object per line on stdin and writes one per line on 
 declares in "ready", with exec- before it if a built-in policy has it (sjf.py declares sjf:
 exec-sjf); a name is letters, digits, '.', '_' or '-'. Name two that declare one name apart.
 Times are integer microseconds of simulated time, kinds "map" or "reduce", localities
-"node-local", "rack-local" or "off-rack".
+"node-local", "rack-local" or "off-rack" ("no-input": a map of a job without input data).
   engine: {"type":"hello","protocol":1,"options":{"size":"tasks"},"cluster":{"nodes":100,
            "nodes_per_rack":20,"map_slots":4,"reduce_slots":2,"heartbeat":1000000,
            "max_suspended":4,"slow_start":0.05,"shuffle_bandwidth":1e+08},"jobs":100}
