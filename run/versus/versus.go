@@ -51,6 +51,9 @@ type Options struct {
 	// both 0: DefaultWindowJobs.
 	Window     float64
 	WindowJobs int
+	// only, if set, restricts the rows to the classes and metrics it
+	// accepts (the calibration needs few of them).
+	only func(class, metric string) bool
 }
 
 // Row is one metric of one workload and job class.
@@ -247,6 +250,9 @@ func comparePair(b, c *group, o Options) ([]Row, error) {
 	var rows []Row
 	for _, class := range classesOf(b) {
 		for _, m := range Metrics {
+			if o.only != nil && !o.only(class, m.Name) {
+				continue
+			}
 			row := Row{Workload: b.workload, Params: params, Class: class, Metric: m.Name, Label: m.Label, Unit: m.Unit,
 				Seeds: len(b.seeds), Traces: distinct(b.sums), Resampling: rs.method, WindowS: rs.window, WindowJobs: rs.windowJobs}
 			h := fnv.New64a()
