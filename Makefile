@@ -253,6 +253,17 @@ perf-check:
 perf-baseline:
 	SOJOURN_PERF_CHECK=write $(GO) test -count=1 -run 'PerfRegression$$' -v ./run
 
+# How often bench versus's interval on one trace contains the change over
+# 20 generated workloads like it (docs/versus.md): fb2009 and fb2010, HFSP
+# and FIFO against FAIR, each of the 20 traces replayed on 10 cluster
+# seeds, its interval by each resampling. Replays afresh into
+# $(OUT)/versus-calibration and writes the table to coverage.md there.
+# About 10 minutes on 2 cores.
+.PHONY: versus-calibration
+versus-calibration:
+	rm -rf $(OUT)/versus-calibration
+	SOJOURN_VERSUS_CALIBRATION=$(abspath $(OUT))/versus-calibration $(GO) test -count=1 -timeout 2h -run 'TestCalibration$$' -v ./run/versus
+
 # Profile-guided optimization: cmd/bench/default.pgo, which go build uses
 # for bin/bench, is a merged CPU profile of the FB-2010 day under fifo,
 # fair and hfsp. Regenerate it after large changes to the engine or the

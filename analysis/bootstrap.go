@@ -29,6 +29,18 @@ type Bootstrap struct {
 	// the interval then reflects the change job by job, not the spread of
 	// the jobs. Both samples must have the same length.
 	Paired bool
+	// Blocks makes a paired bootstrap of rows in time order (jobs by
+	// submit time) draw blocks of consecutive rows rather than single
+	// rows, so that each resample keeps the dependence between neighbours
+	// (the moving block bootstrap of Künsch, 1989, wrapped around the end
+	// as in the circular block bootstrap of Politis and Romano, 1992).
+	// Blocks[i] >= 1 is the number of rows of the block that starts at row
+	// i, continuing past the last row at the first. A resample draws a
+	// start uniformly, takes its block, and so on until it holds as many
+	// rows as the sample; the last block is cut short. nil means blocks of
+	// one row: the plain paired bootstrap, draw for draw. FixedBlocks and
+	// TimeBlocks make it.
+	Blocks []int
 	// Rand is the only source of randomness; it is required, so that an
 	// interval is reproducible from its seed.
 	Rand *rand.Rand
@@ -62,14 +74,29 @@ func (bs Bootstrap) WithDefaults() (Bootstrap, error) {
 // RelChange estimates the relative change b/a − 1 of a statistic between
 // sample a (na rows) and sample b (nb rows), with a bootstrap interval.
 // Est is computed on the samples themselves. With an empty sample, or a
-// statistic of a that is 0, every field is NaN. It panics if Rand is nil or
-// a paired bootstrap gets samples of different lengths.
+// statistic of a that is 0, every field is NaN. It panics if Rand is nil,
+// a paired bootstrap gets samples of different lengths, or Blocks is set
+// without Paired, with a length other than na or a block of fewer than
+// one row.
 func (bs Bootstrap) RelChange(na int, a Statistic, nb int, b Statistic) Interval {
 	if bs.Rand == nil {
 		panic("analysis: Bootstrap needs a seeded Rand")
 	}
 	if bs.Paired && na != nb {
 		panic("analysis: paired bootstrap of samples of different lengths")
+	}
+	if bs.Blocks != nil {
+		if !bs.Paired {
+			panic("analysis: Blocks needs a paired bootstrap")
+		}
+		if len(bs.Blocks) != na {
+			panic("analysis: Blocks of a length other than the samples'")
+		}
+		for _, l := range bs.Blocks {
+			if l < 1 {
+				panic("analysis: a block of fewer than one row")
+			}
+		}
 	}
 	nan := Interval{math.NaN(), math.NaN(), math.NaN()}
 	if na == 0 || nb == 0 {
@@ -97,8 +124,12 @@ func (bs Bootstrap) RelChange(na int, a Statistic, nb int, b Statistic) Interval
 	ra, rb := make([]int, na), make([]int, nb)
 	repl := make([]float64, 0, reps)
 	for k := 0; k < reps; k++ {
-		for i := range ra {
-			ra[i] = bs.Rand.IntN(na)
+		if bs.Blocks == nil {
+			for i := range ra {
+				ra[i] = bs.Rand.IntN(na)
+			}
+		} else {
+			drawBlocks(ra, bs.Blocks, bs.Rand)
 		}
 		if bs.Paired {
 			copy(rb, ra)

@@ -1,6 +1,7 @@
 // Package analysis holds the statistics of the experiments: empirical
 // distributions, summaries, Student-t and bootstrap confidence intervals
-// of sojourn times, and the ideal run times that slowdowns divide by.
+// of sojourn times (plain, paired, and block bootstraps of jobs in submit
+// order), and the ideal run times that slowdowns divide by.
 //
 // Functions are pure: slices in, numbers out. Inputs are never modified.
 // Empty input gives NaN (or nil for distributions) rather than an error;

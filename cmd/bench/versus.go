@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -24,7 +25,7 @@ func versusCommand() *cli.Command {
 		&cli.StringFlag{Name: "candidate", Required: true, Usage: "the policy whose change is measured (e.g. hfsp), named as --baseline"},
 		execFlag("an external policy: a child process that runs the command of `[NAME=]COMMAND` and speaks the exec protocol (bench replay --help), " +
 			"its results named NAME or else by the name it declares; repeat for two, named, to tell them apart in --baseline and --candidate"),
-		&cli.StringFlag{Name: "seeds", Value: "1-20", Usage: "seeds `a-b` or a,b,c: each generates its workload and seeds its cluster"},
+		&cli.StringFlag{Name: "seeds", Value: "1-20", Usage: "seeds `a-b` or a,b,c: each seeds the cluster (HDFS block placement) and generates the --workload workloads"},
 		&cli.StringFlag{Name: "workload", Value: "fb2009,fb2010", Usage: "generated workloads, comma-separated: " + strings.Join(swim.ProfileNames(), ", ")},
 		&cli.StringSliceFlag{Name: "trace", Usage: "trace `FILE` to replay instead of generated workloads (repeatable; the same for every seed)"},
 		&cli.StringFlag{Name: "sweep", Usage: "compare the two policies in the finished sweep `DIR` (bench sweep --out) instead of replaying"},
@@ -34,6 +35,8 @@ func versusCommand() *cli.Command {
 		&cli.Float64Flag{Name: "level", Value: 0.95, Usage: "confidence level of the intervals"},
 		&cli.IntFlag{Name: "resamples", Value: 2000, Usage: "bootstrap resamples"},
 		&cli.Uint64Flag{Name: "bootstrap-seed", Value: 1, Usage: "seed of the bootstrap"},
+		&cli.StringFlag{Name: "block", Usage: "submit-time window of the block bootstrap of one trace: a number of jobs `N` it holds on average, or a duration (10m, 90s); default: " + fmt.Sprint(versus.DefaultWindowJobs) + " jobs"},
+		&cli.StringFlag{Name: "resample", Value: versus.ResampleWindows, Usage: "the bootstrap of one trace: windows (blocks of submit-time windows) or seeds (cluster seeds: placement only)"},
 		&cli.StringFlag{Name: "config", Usage: "policy options file: lines of policy.option = value"},
 	}
 	for _, f := range clusterFlags() {
@@ -46,17 +49,22 @@ func versusCommand() *cli.Command {
 		Name:      "versus",
 		Usage:     "which of two policies makes jobs finish sooner, and by how much: paired changes with bootstrap intervals",
 		ArgsUsage: " ",
-		Description: "Replays the baseline and the candidate policy on the same workloads: for each seed, the\n" +
-			"workload generated with that seed (or each --trace file) on a cluster seeded with it, on\n" +
-			"--parallel cores; results are deterministic. Then prints, per workload and per job class\n" +
-			"of the trace, the mean, median (mean of the two middle values) and p95 (nearest rank)\n" +
-			"sojourn and the mean slowdown of each policy over the jobs of every seed pooled, the relative\n" +
-			"change candidate ÷ baseline − 1 with a percentile bootstrap interval, and a verdict in words\n" +
-			"(\"HFSP shortens mean sojourn by 28% [25%, 31%] on fb2009, 20 seeds\"; \"no significant\n" +
-			"difference\" when the interval contains 0).\n\n" +
-			"The bootstrap is paired: with several seeds it resamples whole seeds, the same for both\n" +
-			"policies, so the interval says how the change varies from one workload draw to another;\n" +
-			"with one seed it resamples jobs, in pairs.\n\n" +
+		Description: "Replays the baseline and the candidate policy on the same jobs: for each seed, the\n" +
+			"workload generated with that seed (or each --trace file, the same jobs for every seed) on a\n" +
+			"cluster seeded with it, on --parallel cores; results are deterministic. Then prints, per\n" +
+			"workload and per job class of the trace, the mean, median (mean of the two middle values)\n" +
+			"and p95 (nearest rank) sojourn and the mean slowdown of each policy over the jobs of every\n" +
+			"seed pooled, the relative change candidate ÷ baseline − 1 with a percentile bootstrap\n" +
+			"interval, and a verdict in words (\"HFSP shortens mean sojourn by 16% [12%, 20%] on fb2009,\n" +
+			"20 seeds\"; \"no significant difference\" when the interval contains 0).\n\n" +
+			"The bootstrap is paired (the same draws for both policies). Where each seed generated a\n" +
+			"workload, it resamples whole seeds: the interval says how the change varies from one\n" +
+			"workload draw to another. Where every seed replayed one trace (--trace, or one seed), the\n" +
+			"seeds only move HDFS blocks, so it resamples the trace's jobs instead, in blocks of\n" +
+			"submit-time windows (--block, default " + fmt.Sprint(versus.DefaultWindowJobs) + " jobs on average), each job with its results on\n" +
+			"every seed pooled: the interval estimates how the change would vary across workloads like\n" +
+			"this trace. --resample seeds resamples the seeds of one trace instead: placement only.\n" +
+			"The output names the resampling and the window.\n\n" +
 			"Either policy may be external (bench replay --help): --exec NAME=COMMAND and the NAME in\n" +
 			"--baseline or --candidate, or --exec COMMAND and exec there, its results then named by the name\n" +
 			"it declares. --exec.args and --exec.timeout apply to both.\n\n" +
@@ -111,12 +119,26 @@ func runVersus(c *cli.Context) error {
 	if write == nil {
 		return fmt.Errorf("--format %q: want text, markdown or json", c.String("format"))
 	}
+	var err error
 	o := versus.Options{Baseline: base, Candidate: cand, Level: c.Float64("level"), Resamples: c.Int("resamples"), Seed: c.Uint64("bootstrap-seed")}
 	if !(o.Level > 0 && o.Level < 1) {
 		return fmt.Errorf("--level %v: want a confidence level between 0 and 1", o.Level)
 	}
 	if o.Resamples < 1 {
 		return fmt.Errorf("--resamples %d: want at least 1", o.Resamples)
+	}
+	switch o.Resample = c.String("resample"); o.Resample {
+	case versus.ResampleWindows, versus.ResampleSeeds:
+	default:
+		return fmt.Errorf("--resample %q: want %s or %s", o.Resample, versus.ResampleWindows, versus.ResampleSeeds)
+	}
+	if c.IsSet("block") {
+		if o.Resample != versus.ResampleWindows {
+			return fmt.Errorf("--block: not with --resample %s", o.Resample)
+		}
+		if o.Window, o.WindowJobs, err = parseBlock(c.String("block")); err != nil {
+			return err
+		}
 	}
 	if dir := c.String("sweep"); dir != "" {
 		// The policies are named as the sweep's results are: an external
@@ -243,6 +265,22 @@ func versusEntry(c *cli.Context, flag string, exts []external) (entry, error) {
 		return entry{}, err
 	}
 	return entry{policy: name, vals: vals, who: name}, nil
+}
+
+// parseBlock reads --block: a number of jobs ("20") or a duration
+// ("10m", "90s").
+func parseBlock(s string) (seconds float64, jobs int, err error) {
+	if n, err := strconv.Atoi(strings.TrimSpace(s)); err == nil {
+		if n < 1 {
+			return 0, 0, fmt.Errorf("--block %q: want at least 1 job", s)
+		}
+		return 0, n, nil
+	}
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil || d <= 0 {
+		return 0, 0, fmt.Errorf("--block %q: want a number of jobs (20) or a positive duration (10m, 90s)", s)
+	}
+	return d.Seconds(), 0, nil
 }
 
 // flagText is a set cluster flag's value as text, as a sweep file holds it.

@@ -16,19 +16,27 @@ func (r *Report) Header() string {
 	for _, row := range r.Rows {
 		schemes[row.Resampling] = true
 	}
-	how := "seeds resampled (whole workloads, the same seeds for both policies)"
-	switch {
-	case schemes[ResampleSeeds] && schemes[ResampleJobs]:
-		how = "seeds resampled where there are several (the same seeds for both policies), jobs paired within the seed otherwise"
-	case schemes[ResampleJobs]:
-		how = "jobs resampled in pairs (the same jobs for both policies; one seed)"
+	var how []string
+	if schemes[ResampleSeeds] {
+		how = append(how, "where each seed generated a workload, seeds resampled (whole workloads, the same seeds for both policies)")
 	}
-	return fmt.Sprintf("%s (candidate) against %s (baseline), replayed on the same workloads and clusters: "+
+	if schemes[ResampleWindows] {
+		how = append(how, "where every seed replayed one trace, a block bootstrap over submit-time windows: the trace's jobs, "+
+			"in submit order, drawn in blocks of the jobs submitted within a window from a job drawn at random (wrapping "+
+			"past the end), the same jobs for both policies, each job with its results on every seed pooled so that "+
+			"placement noise is averaged; the interval estimates how the change would vary across workloads like this "+
+			"trace, from its job-to-job and time-to-time variation (window width under each heading)")
+	}
+	if schemes[ResampleClusterSeeds] {
+		how = append(how, "where every seed replayed one trace, cluster seeds resampled (the same jobs on every seed: the "+
+			"interval reflects HDFS block placement only, not how the change varies across workloads)")
+	}
+	return fmt.Sprintf("%s (candidate) against %s (baseline), replayed on the same jobs and clusters: "+
 		"change is %s ÷ %s − 1 of each figure over the jobs of every seed pooled, with %.0f%% percentile bootstrap "+
 		"intervals, %s; %d resamples, bootstrap seed %d. Median: mean of the two middle values; p95: nearest rank; "+
 		"slowdown: sojourn ÷ the job's run time alone on the empty cluster.",
 		DisplayName(r.Candidate), DisplayName(r.Baseline), DisplayName(r.Candidate), DisplayName(r.Baseline),
-		r.Level*100, how, r.Resamples, r.Seed)
+		r.Level*100, strings.Join(how, "; "), r.Resamples, r.Seed)
 }
 
 func figure(x float64, unit string) string {
@@ -68,9 +76,19 @@ func (r *Report) sections() [][]Row {
 }
 
 func title(rows []Row) string {
-	s := fmt.Sprintf("%s, %d seeds, %d jobs per policy", rows[0].Workload, rows[0].Seeds, rows[0].Jobs)
-	if rows[0].Params != "–" {
-		s += " (" + rows[0].Params + ")"
+	r := &rows[0]
+	var s string
+	switch r.Resampling {
+	case ResampleWindows:
+		s = fmt.Sprintf("%s, one trace of %d jobs, %s (%d job results per policy); windows of %s of submissions (%.1f jobs on average)",
+			r.Workload, r.Jobs/r.Seeds, plural(r.Seeds, "seed"), r.Jobs, seconds(r.WindowS), r.WindowJobs)
+	case ResampleClusterSeeds:
+		s = fmt.Sprintf("%s, one trace of %d jobs, %s (%d job results per policy)", r.Workload, r.Jobs/r.Seeds, plural(r.Seeds, "cluster seed"), r.Jobs)
+	default:
+		s = fmt.Sprintf("%s, %d seeds, %d jobs per policy", r.Workload, r.Seeds, r.Jobs)
+	}
+	if r.Params != "–" {
+		s += " (" + r.Params + ")"
 	}
 	return s
 }

@@ -35,41 +35,50 @@ var Metrics = []Metric{
 	{"slowdown", "mean slowdown", "", "lowers", "raises", true, analysis.Mean},
 }
 
-// Resampling schemes of the bootstrap.
-const (
-	// ResampleSeeds draws whole seeds with replacement, the same seeds for
-	// both policies: the interval reflects how the change varies from one
-	// workload draw (and cluster) to another.
-	ResampleSeeds = "seeds"
-	// ResampleJobs draws jobs with replacement, the same jobs for both
-	// policies (one seed: only the jobs vary).
-	ResampleJobs = "jobs paired"
-)
-
 // Options configure a comparison.
 type Options struct {
 	Baseline, Candidate string // policy names
 	Level               float64
 	Resamples           int
 	Seed                uint64 // of the bootstrap
+	// Resample chooses the bootstrap of a workload replayed from one trace
+	// on every seed: "" (ResampleWindows) or ResampleSeeds (placement
+	// only). A workload generated anew for each seed is always resampled
+	// by seeds.
+	Resample string
+	// Window is the width (s) of the submit-time windows of
+	// ResampleWindows, or WindowJobs the mean number of jobs they hold;
+	// both 0: DefaultWindowJobs.
+	Window     float64
+	WindowJobs int
+	// only, if set, restricts the rows to the classes and metrics it
+	// accepts (the calibration needs few of them).
+	only func(class, metric string) bool
 }
 
 // Row is one metric of one workload and job class.
 type Row struct {
 	Workload string `json:"workload"`
 	// Params are the sweep's swept parameters of the pair ("–" for none).
-	Params     string            `json:"parameters"`
-	Class      string            `json:"class"` // "all" or a class label of the trace
-	Metric     string            `json:"metric"`
-	Label      string            `json:"label"`
-	Unit       string            `json:"unit"`
-	Seeds      int               `json:"seeds"`
-	Jobs       int               `json:"jobs"` // per policy, over the seeds
-	Base       float64           `json:"baseline"`
-	Cand       float64           `json:"candidate"`
-	Change     analysis.Interval `json:"-"`
-	Resampling string            `json:"resampling"`
-	Verdict    string            `json:"verdict"`
+	Params string            `json:"parameters"`
+	Class  string            `json:"class"` // "all" or a class label of the trace
+	Metric string            `json:"metric"`
+	Label  string            `json:"label"`
+	Unit   string            `json:"unit"`
+	Seeds  int               `json:"seeds"`
+	Jobs   int               `json:"jobs"` // per policy, over the seeds
+	Base   float64           `json:"baseline"`
+	Cand   float64           `json:"candidate"`
+	Change analysis.Interval `json:"-"`
+	// Traces is the number of distinct traces replayed: 1 when every seed
+	// replayed the same (a trace file, or one seed of a profile).
+	Traces     int    `json:"traces"`
+	Resampling string `json:"resampling"` // ResampleSeeds, ResampleWindows or ResampleClusterSeeds
+	// WindowS is the width of the submit-time windows (ResampleWindows),
+	// WindowJobs the mean number of jobs they hold.
+	WindowS    float64 `json:"window_s,omitempty"`
+	WindowJobs float64 `json:"window_jobs,omitempty"`
+	Verdict    string  `json:"verdict"`
 	// Significant: the interval excludes 0.
 	Significant bool `json:"significant"`
 }
@@ -87,7 +96,13 @@ type Report struct {
 // seedJobs are one policy's jobs on one seed, in trace order.
 type seedJobs struct {
 	sojourn, slowdown []float64
-	class             []string
+	*jobInfo
+}
+
+// jobInfo is what the trace says of its jobs, in trace order.
+type jobInfo struct {
+	class  []string
+	submit []float64 // s, non-decreasing
 }
 
 // group is one policy's cells of one workload and parameter combination.
@@ -111,8 +126,8 @@ func Read(dir string, o Options) (*Report, error) {
 	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
 		dir = filepath.Dir(dir)
 	}
-	classes := map[string][]string{} // by trace file
-	groups := map[string][]*group{}  // by policy
+	infos := map[string]*jobInfo{}  // by trace file
+	groups := map[string][]*group{} // by policy
 	byKey := map[string]*group{}
 	for _, cs := range sum.Cells {
 		if cs.Policy != o.Baseline && cs.Policy != o.Candidate {
@@ -123,19 +138,21 @@ func Read(dir string, o Options) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		cl, ok := classes[rec.Trace]
+		info, ok := infos[rec.Trace]
 		if !ok {
 			tr, err := traces.Read(filepath.Join(dir, filepath.FromSlash(rec.Trace)))
 			if err != nil {
 				return nil, err
 			}
+			info = &jobInfo{}
 			for i := range tr.Jobs {
-				cl = append(cl, tr.Jobs[i].Class)
+				info.class = append(info.class, tr.Jobs[i].Class)
+				info.submit = append(info.submit, tr.Jobs[i].Submit)
 			}
-			classes[rec.Trace] = cl
+			infos[rec.Trace] = info
 		}
-		if len(cl) != len(rec.PerJob.SojournS) || len(rec.PerJob.Slowdown) != len(cl) {
-			return nil, fmt.Errorf("%s: %d jobs, its trace %s %d", path, len(rec.PerJob.SojournS), rec.Trace, len(cl))
+		if n := len(info.class); n != len(rec.PerJob.SojournS) || len(rec.PerJob.Slowdown) != n {
+			return nil, fmt.Errorf("%s: %d jobs, its trace %s %d", path, len(rec.PerJob.SojournS), rec.Trace, n)
 		}
 		full := rec.Workload + " " + rec.Policy + " " + strings.Join(paramList(rec.Params, ""), " ")
 		g := byKey[full]
@@ -147,7 +164,7 @@ func Read(dir string, o Options) (*Report, error) {
 		}
 		g.seeds = append(g.seeds, rec.Seed)
 		g.sums = append(g.sums, rec.TraceSum)
-		g.jobs = append(g.jobs, seedJobs{rec.PerJob.SojournS, rec.PerJob.Slowdown, cl})
+		g.jobs = append(g.jobs, seedJobs{rec.PerJob.SojournS, rec.PerJob.Slowdown, info})
 	}
 	if len(groups[o.Baseline]) == 0 || len(groups[o.Candidate]) == 0 {
 		var have []string
@@ -189,6 +206,9 @@ func compare(base, cand []*group, o Options) (*Report, error) {
 		return nil, err
 	}
 	o.Level, o.Resamples = bs.Level, bs.Resamples
+	if err := o.checkResampling(); err != nil {
+		return nil, err
+	}
 	r := &Report{Baseline: o.Baseline, Candidate: o.Candidate, Level: o.Level, Resamples: o.Resamples, Seed: o.Seed}
 	paired := 0
 	for _, b := range base {
@@ -225,48 +245,71 @@ func comparePair(b, c *group, o Options) ([]Row, error) {
 	if params == "" {
 		params = "–"
 	}
+	rs, err := o.resampling(b)
+	if err != nil {
+		return nil, err
+	}
 	var rows []Row
 	for _, class := range classesOf(b) {
 		for _, m := range Metrics {
-			row := Row{Workload: b.workload, Params: params, Class: class, Metric: m.Name, Label: m.Label, Unit: m.Unit, Seeds: len(b.seeds)}
-			pick := func(g *group) [][]float64 {
-				var out [][]float64
-				for _, sj := range g.jobs {
-					xs := sj.sojourn
-					if m.slowdown {
-						xs = sj.slowdown
-					}
-					var sel []float64
-					for j, x := range xs {
-						if class == allClasses || sj.class[j] == class {
-							sel = append(sel, x)
-						}
-					}
-					out = append(out, sel)
-				}
-				return out
+			if o.only != nil && !o.only(class, m.Name) {
+				continue
 			}
-			bx, cx := pick(b), pick(c)
+			row := Row{Workload: b.workload, Params: params, Class: class, Metric: m.Name, Label: m.Label, Unit: m.Unit,
+				Seeds: len(b.seeds), Traces: distinct(b.sums), Resampling: rs.method, WindowS: rs.window, WindowJobs: rs.windowJobs}
+			h := fnv.New64a()
+			fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s", row.Workload, row.Params, row.Class, row.Metric)
+			bs := analysis.Bootstrap{Resamples: o.Resamples, Level: o.Level, Paired: true, Rand: rand.New(rand.NewPCG(o.Seed, h.Sum64()))}
+			bx, cx := values(b, m, class), values(c, m, class)
 			for _, xs := range bx {
 				row.Jobs += len(xs)
 			}
 			row.Base, row.Cand = m.stat(concat(bx, nil)), m.stat(concat(cx, nil))
-			h := fnv.New64a()
-			fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s", row.Workload, row.Params, row.Class, row.Metric)
-			bs := analysis.Bootstrap{Resamples: o.Resamples, Level: o.Level, Paired: true, Rand: rand.New(rand.NewPCG(o.Seed, h.Sum64()))}
-			if len(bx) >= 2 {
-				row.Resampling = ResampleSeeds
-				row.Change = bs.RelChange(len(bx), seedStat(bx, m.stat), len(cx), seedStat(cx, m.stat))
+			if rs.method == ResampleWindows {
+				// Every job of the trace is a row, drawn with its results
+				// on every seed; a class's figure keeps its own jobs of
+				// those drawn.
+				bs.Blocks = rs.blocks
+				n := len(b.jobs[0].class)
+				row.Change = bs.RelChange(n, pooledStat(b, m, class), n, pooledStat(c, m, class))
 			} else {
-				row.Resampling = ResampleJobs
-				row.Change = bs.RelChange(len(bx[0]), jobStat(bx[0], m.stat), len(cx[0]), jobStat(cx[0], m.stat))
+				row.Change = bs.RelChange(len(bx), seedStat(bx, m.stat), len(cx), seedStat(cx, m.stat))
 			}
 			row.Significant = row.Change.Lo > 0 || row.Change.Hi < 0
-			row.Verdict = Verdict(o.Candidate, m, row.Workload, row.Class, row.Seeds, row.Change)
+			row.Verdict = Verdict(o.Candidate, m, &row)
 			rows = append(rows, row)
 		}
 	}
 	return rows, nil
+}
+
+// values are a group's figures of metric m for the jobs of class, seed by
+// seed.
+func values(g *group, m Metric, class string) [][]float64 {
+	var out [][]float64
+	for _, sj := range g.jobs {
+		xs := sj.sojourn
+		if m.slowdown {
+			xs = sj.slowdown
+		}
+		var sel []float64
+		for j, x := range xs {
+			if class == allClasses || sj.class[j] == class {
+				sel = append(sel, x)
+			}
+		}
+		out = append(out, sel)
+	}
+	return out
+}
+
+// distinct counts the distinct strings of ss.
+func distinct(ss []string) int {
+	seen := map[string]bool{}
+	for _, s := range ss {
+		seen[s] = true
+	}
+	return len(seen)
 }
 
 // allClasses labels the rows of every job.
@@ -318,30 +361,41 @@ func seedStat(seeds [][]float64, f func([]float64) float64) analysis.Statistic {
 	}
 }
 
-// jobStat is the metric of the jobs drawn.
-func jobStat(jobs []float64, f func([]float64) float64) analysis.Statistic {
-	buf := make([]float64, 0, len(jobs))
+// pooledStat is metric m of the jobs of class among those drawn (rows of
+// the trace), each with its results on every seed of g.
+func pooledStat(g *group, m Metric, class string) analysis.Statistic {
+	var buf []float64
 	return func(rows []int) float64 {
 		buf = buf[:0]
-		for _, r := range rows {
-			buf = append(buf, jobs[r])
+		for _, sj := range g.jobs {
+			xs := sj.sojourn
+			if m.slowdown {
+				xs = sj.slowdown
+			}
+			for _, r := range rows {
+				if class == allClasses || sj.class[r] == class {
+					buf = append(buf, xs[r])
+				}
+			}
 		}
-		return f(buf)
+		if len(buf) == 0 {
+			return math.NaN()
+		}
+		return m.stat(buf)
 	}
 }
 
-// Verdict says in words what the change means: "HFSP shortens mean sojourn
-// by 10% [7%, 13%] on fb2009, 20 seeds", or "no significant difference"
-// when the interval contains 0.
-func Verdict(candidate string, m Metric, workload, class string, seeds int, ch analysis.Interval) string {
-	where := workload
-	if class != allClasses {
-		where += " (" + class + " jobs)"
+// Verdict says in words what a row's change means: "HFSP shortens mean
+// sojourn by 10% [7%, 13%] on fb2009, 20 workloads", or "no significant
+// difference" when the interval contains 0. The basis names what varied:
+// workloads (a trace per seed), or one trace and its submit-time windows.
+func Verdict(candidate string, m Metric, r *Row) string {
+	ch := r.Change
+	where := r.Workload
+	if r.Class != allClasses {
+		where += " (" + r.Class + " jobs)"
 	}
-	n := fmt.Sprintf("%d seeds", seeds)
-	if seeds == 1 {
-		n = "1 seed"
-	}
+	n := basis(r)
 	who := DisplayName(candidate)
 	switch {
 	case math.IsNaN(ch.Est):

@@ -99,12 +99,13 @@ func TestFiguresFromJobFiles(t *testing.T) {
 				if !(r.Change.Lo <= r.Change.Hi) {
 					t.Errorf("%s %s: interval [%v, %v]", r.Class, r.Metric, r.Change.Lo, r.Change.Hi)
 				}
-				wantScheme := ResampleSeeds
-				if len(seeds) == 1 {
-					wantScheme = ResampleJobs
+				// One trace on every seed: submit-time windows, by default
+				// of 24/MinWindows = 4 jobs on average.
+				if r.Resampling != ResampleWindows || r.Seeds != len(seeds) || r.Traces != 1 {
+					t.Errorf("%s %s: resampling %q over %d seeds of %d traces, want %q over %d of 1", r.Class, r.Metric, r.Resampling, r.Seeds, r.Traces, ResampleWindows, len(seeds))
 				}
-				if r.Resampling != wantScheme || r.Seeds != len(seeds) {
-					t.Errorf("%s %s: resampling %q over %d seeds, want %q over %d", r.Class, r.Metric, r.Resampling, r.Seeds, wantScheme, len(seeds))
+				if w := WindowFor(submits(tr), 4); r.WindowS != w {
+					t.Errorf("%s %s: window %v s, want %v", r.Class, r.Metric, r.WindowS, w)
 				}
 				checkVerdict(t, r)
 			}
@@ -121,6 +122,15 @@ func TestFiguresFromJobFiles(t *testing.T) {
 			}
 		})
 	}
+}
+
+// submits are the trace's submit times.
+func submits(tr *traces.Trace) []float64 {
+	var out []float64
+	for i := range tr.Jobs {
+		out = append(out, tr.Jobs[i].Submit)
+	}
+	return out
 }
 
 // checkVerdict checks that a row's words follow its interval.
@@ -146,20 +156,66 @@ func checkVerdict(t *testing.T, r Row) {
 func TestVerdictWords(t *testing.T) {
 	mean, slow := Metrics[0], Metrics[3]
 	for _, c := range []struct {
-		m     Metric
-		class string
-		seeds int
-		ch    analysis.Interval
-		want  string
+		m    Metric
+		row  Row
+		ch   analysis.Interval
+		want string
 	}{
-		{mean, "all", 20, analysis.Interval{Est: -0.10, Lo: -0.13, Hi: -0.07}, "HFSP shortens mean sojourn by 10% [7%, 13%] on fb2009, 20 seeds"},
-		{mean, "small", 20, analysis.Interval{Est: 0.25, Lo: 0.125, Hi: 0.4}, "HFSP lengthens mean sojourn by 25% [12%, 40%] on fb2009 (small jobs), 20 seeds"},
-		{slow, "all", 1, analysis.Interval{Est: -0.2, Lo: -0.3, Hi: -0.05}, "HFSP lowers mean slowdown by 20% [5%, 30%] on fb2009, 1 seed"},
-		{mean, "all", 20, analysis.Interval{Est: 0.02, Lo: -0.01, Hi: 0.05}, "no significant difference in mean sojourn on fb2009: +2% [−1%, +5%], 20 seeds"},
-		{mean, "all", 20, analysis.Interval{Est: -0.02, Lo: -0.05, Hi: 0}, "no significant difference in mean sojourn on fb2009: −2% [−5%, +0%], 20 seeds"},
+		{mean, Row{Class: "all", Seeds: 20, Resampling: ResampleSeeds}, analysis.Interval{Est: -0.10, Lo: -0.13, Hi: -0.07},
+			"HFSP shortens mean sojourn by 10% [7%, 13%] on fb2009, 20 seeds"},
+		{mean, Row{Class: "small", Seeds: 20, Resampling: ResampleSeeds}, analysis.Interval{Est: 0.25, Lo: 0.125, Hi: 0.4},
+			"HFSP lengthens mean sojourn by 25% [12%, 40%] on fb2009 (small jobs), 20 seeds"},
+		{slow, Row{Class: "all", Seeds: 1, Resampling: ResampleWindows, WindowS: 130}, analysis.Interval{Est: -0.2, Lo: -0.3, Hi: -0.05},
+			"HFSP lowers mean slowdown by 20% [5%, 30%] on fb2009, one trace, 1 seed, windows of 130 s"},
+		{mean, Row{Class: "all", Seeds: 10, Resampling: ResampleWindows, WindowS: 1800}, analysis.Interval{Est: -0.2, Lo: -0.3, Hi: -0.05},
+			"HFSP shortens mean sojourn by 20% [5%, 30%] on fb2009, one trace, 10 seeds pooled, windows of 30.0 min"},
+		{mean, Row{Class: "all", Seeds: 10, Resampling: ResampleClusterSeeds}, analysis.Interval{Est: -0.2, Lo: -0.3, Hi: -0.05},
+			"HFSP shortens mean sojourn by 20% [5%, 30%] on fb2009, one trace, 10 cluster seeds (placement only)"},
+		{mean, Row{Class: "all", Seeds: 20, Resampling: ResampleSeeds}, analysis.Interval{Est: 0.02, Lo: -0.01, Hi: 0.05},
+			"no significant difference in mean sojourn on fb2009: +2% [−1%, +5%], 20 seeds"},
+		{mean, Row{Class: "all", Seeds: 20, Resampling: ResampleSeeds}, analysis.Interval{Est: -0.02, Lo: -0.05, Hi: 0},
+			"no significant difference in mean sojourn on fb2009: −2% [−5%, +0%], 20 seeds"},
 	} {
-		if got := Verdict("hfsp", c.m, "fb2009", c.class, c.seeds, c.ch); got != c.want {
+		c.row.Workload, c.row.Change = "fb2009", c.ch
+		if got := Verdict("hfsp", c.m, &c.row); got != c.want {
 			t.Errorf("Verdict(%+v) = %q, want %q", c.ch, got, c.want)
+		}
+	}
+}
+
+// TestResamplingByWorkload: a profile replayed on several seeds is a
+// workload per seed, resampled by seeds; on one seed it is one trace,
+// resampled in submit-time windows; asking for seeds then is an error.
+func TestResamplingByWorkload(t *testing.T) {
+	dir := t.TempDir()
+	s := &Setup{Baseline: "fifo", Candidate: "fair", Profiles: []string{"fb2009"}, Seeds: []uint64{1, 2}}
+	rep, err := Run(context.Background(), s, filepath.Join(dir, "two"), 2, nil, Options{Resamples: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Rows {
+		if r.Resampling != ResampleSeeds || r.Traces != 2 || r.WindowS != 0 || !strings.HasSuffix(r.Verdict, ", 2 seeds") {
+			t.Fatalf("two generated workloads: row %+v, want seeds resampled", r)
+		}
+	}
+	s.Seeds = []uint64{3}
+	rep, err = Run(context.Background(), s, filepath.Join(dir, "one"), 2, nil, Options{Resamples: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Rows {
+		if r.Resampling != ResampleWindows || r.Traces != 1 || r.WindowJobs == 0 || !strings.Contains(r.Verdict, "one trace, 1 seed, windows of") {
+			t.Fatalf("one generated workload: row %+v, want submit-time windows", r)
+		}
+	}
+	if _, err := Read(filepath.Join(dir, "one"), Options{Baseline: "fifo", Candidate: "fair", Resample: ResampleSeeds}); err == nil ||
+		!strings.Contains(err.Error(), "one seed; resampling seeds needs at least two") {
+		t.Errorf("seeds of one seed: error %v", err)
+	}
+	for _, o := range []Options{{Resample: "jobs"}, {Window: -1}, {Window: 60, WindowJobs: 5}} {
+		o.Baseline, o.Candidate = "fifo", "fair"
+		if _, err := Read(filepath.Join(dir, "one"), o); err == nil {
+			t.Errorf("%+v: no error", o)
 		}
 	}
 }
