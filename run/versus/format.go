@@ -111,8 +111,28 @@ func (r *Report) Text(w io.Writer) error {
 		for _, row := range sec {
 			fmt.Fprintf(w, "  %s.\n", row.Verdict)
 		}
+		if legend := classLegend(sec); legend != "" {
+			fmt.Fprintf(w, "\n%s\n", wrap(legend, 100))
+		}
 	}
 	return nil
+}
+
+// classLegend says what the section's classes hold, smallest first:
+// "Classes: small: 1–2 maps, 0 reduces; medium: …."
+func classLegend(sec []Row) string {
+	var parts []string
+	seen := map[string]bool{}
+	for _, row := range sec {
+		if row.Bounds != "" && !seen[row.Class] {
+			seen[row.Class] = true
+			parts = append(parts, row.Class+": "+row.Bounds)
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "  Classes, smallest jobs first, with their jobs' task counts: " + strings.Join(parts, "; ") + "."
 }
 
 // wrap breaks text into lines of at most width runes.
@@ -145,6 +165,9 @@ func (r *Report) Markdown(w io.Writer) error {
 			row := &sec[i]
 			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", row.Label, row.Class, figure(row.Base, row.Unit),
 				figure(row.Cand, row.Unit), change(row), interval(row), row.Verdict)
+		}
+		if legend := classLegend(sec); legend != "" {
+			fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(legend))
 		}
 	}
 	return nil

@@ -60,8 +60,11 @@ type Options struct {
 type Row struct {
 	Workload string `json:"workload"`
 	// Params are the sweep's swept parameters of the pair ("–" for none).
-	Params string            `json:"parameters"`
-	Class  string            `json:"class"` // "all" or a class label of the trace
+	Params string `json:"parameters"`
+	Class  string `json:"class"` // "all" or a class label of the trace
+	// Bounds are the class's jobs' task counts ("1–2 maps, 0 reduces"),
+	// empty for "all".
+	Bounds string            `json:"class_bounds,omitempty"`
 	Metric string            `json:"metric"`
 	Label  string            `json:"label"`
 	Unit   string            `json:"unit"`
@@ -101,8 +104,9 @@ type seedJobs struct {
 
 // jobInfo is what the trace says of its jobs, in trace order.
 type jobInfo struct {
-	class  []string
-	submit []float64 // s, non-decreasing
+	class   []string
+	submit  []float64          // s, non-decreasing
+	classes []traces.ClassInfo // smallest jobs first
 }
 
 // group is one policy's cells of one workload and parameter combination.
@@ -144,7 +148,7 @@ func Read(dir string, o Options) (*Report, error) {
 			if err != nil {
 				return nil, err
 			}
-			info = &jobInfo{}
+			info = &jobInfo{classes: traces.Classes(tr)}
 			for i := range tr.Jobs {
 				info.class = append(info.class, tr.Jobs[i].Class)
 				info.submit = append(info.submit, tr.Jobs[i].Submit)
@@ -251,11 +255,15 @@ func comparePair(b, c *group, o Options) ([]Row, error) {
 	}
 	var rows []Row
 	for _, class := range classesOf(b) {
+		bounds := ""
+		if class != allClasses {
+			bounds = classBounds(b, class)
+		}
 		for _, m := range Metrics {
 			if o.only != nil && !o.only(class, m.Name) {
 				continue
 			}
-			row := Row{Workload: b.workload, Params: params, Class: class, Metric: m.Name, Label: m.Label, Unit: m.Unit,
+			row := Row{Workload: b.workload, Params: params, Class: class, Bounds: bounds, Metric: m.Name, Label: m.Label, Unit: m.Unit,
 				Seeds: len(b.seeds), Traces: distinct(b.sums), Resampling: rs.method, WindowS: rs.window, WindowJobs: rs.windowJobs}
 			h := fnv.New64a()
 			fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s", row.Workload, row.Params, row.Class, row.Metric)
@@ -315,25 +323,49 @@ func distinct(ss []string) int {
 // allClasses labels the rows of every job.
 const allClasses = "all"
 
-// classesOf lists "all", then the trace's classes in sorted order when it
-// has more than one.
+// classesOf lists "all", then the trace's classes, when it has more than
+// one, from the smallest jobs to the largest (traces.Classes; the first
+// seed's order, then classes only later seeds have).
 func classesOf(g *group) []string {
 	seen := map[string]bool{}
+	var cl []string
 	for _, sj := range g.jobs {
-		for _, c := range sj.class {
-			seen[c] = true
+		for _, c := range sj.classes {
+			if !seen[c.Name] {
+				seen[c.Name] = true
+				cl = append(cl, c.Name)
+			}
 		}
 	}
 	out := []string{allClasses}
-	if len(seen) < 2 {
+	if len(cl) < 2 {
 		return out
 	}
-	var cl []string
-	for c := range seen {
-		cl = append(cl, c)
-	}
-	sort.Strings(cl)
 	return append(out, cl...)
+}
+
+// classBounds is the task counts of class's jobs over every seed of g:
+// "1–2 maps, 0 reduces".
+func classBounds(g *group, class string) string {
+	var b traces.ClassInfo
+	found := false
+	for _, sj := range g.jobs {
+		for _, c := range sj.classes {
+			if c.Name != class {
+				continue
+			}
+			if !found {
+				b, found = c, true
+				continue
+			}
+			b.MinMaps, b.MaxMaps = min(b.MinMaps, c.MinMaps), max(b.MaxMaps, c.MaxMaps)
+			b.MinReduces, b.MaxReduces = min(b.MinReduces, c.MinReduces), max(b.MaxReduces, c.MaxReduces)
+		}
+	}
+	if !found {
+		return ""
+	}
+	return b.Bounds()
 }
 
 func concat(parts [][]float64, rows []int) []float64 {
