@@ -170,7 +170,7 @@ func TestVersusExternalPolicies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(text, "SJF-PY (candidate) against FIFO-PY (baseline)") || !strings.Contains(text, "tiny, 2 seeds, 20 jobs per policy") {
+	if !strings.Contains(text, "SJF-PY (candidate) against FIFO-PY (baseline)") || !strings.Contains(text, "tiny, one trace of 10 jobs, 2 seeds (20 job results per policy)") {
 		t.Errorf("two external policies:\n%s", text)
 	}
 	text, _, err = bench(t, append([]string{"versus", "--baseline", "fifo-minimal", "--candidate", "exec", "--exec", fifo}, common...)...)
