@@ -178,10 +178,19 @@ func (e *Engine) result() *Result {
 		}
 	}
 	r.Jobs = make([]JobResult, len(e.jobs))
+	// Jobs of one request size hold the same number of tasks at once:
+	// every job in the slot model, a few sizes in the container model.
+	memo := map[[2]Resources][2]int32{}
 	for i := range e.jobs {
 		j := &e.jobs[i]
 		r.Jobs[i] = jobResult(int32(i), j)
-		r.Jobs[i].Parallel = e.parallel(int32(i))
+		key := [2]Resources{*e.request(int32(i), Map), *e.request(int32(i), Reduce)}
+		p, ok := memo[key]
+		if !ok {
+			p = e.parallel(int32(i))
+			memo[key] = p
+		}
+		r.Jobs[i].Parallel = p
 	}
 	for i := range e.nodes {
 		r.FastestSpeed = max(r.FastestSpeed, e.nodes[i].speed)
