@@ -160,14 +160,19 @@ func (e *Engine) units(avail *Resources, k TaskKind) int32 {
 	if i := e.unitIdx[k]; i >= 0 {
 		return int32(avail[i])
 	}
-	u := &e.unit[k]
+	return int32(e.holds(avail, &e.unit[k]))
+}
+
+// holds is how many requests req fit in avail, on the resources the policy
+// counts (1<<30 when none of them limits it).
+func (e *Engine) holds(avail, req *Resources) int64 {
 	n := int64(1 << 30)
 	for r := 0; r < e.nres; r++ {
-		if u[r] > 0 && e.enforce[r] {
-			n = min(n, max(avail[r], 0)/u[r])
+		if req[r] > 0 && e.enforce[r] {
+			n = min(n, max(avail[r], 0)/req[r])
 		}
 	}
-	return int32(n)
+	return n
 }
 
 // fits reports whether req fits in node n's available resources, on the

@@ -119,23 +119,11 @@ func (r *Result) MeanSojourn() float64 {
 func (e *Engine) parallel(ji int32) [2]int32 {
 	var out [2]int32
 	for k := Map; k <= Reduce; k++ {
-		req := e.request(ji, k)
+		var sum int64
 		for i := range e.nodes {
-			capa := &e.nodes[i].capa
-			if e.reqs == nil {
-				out[k] += e.units(capa, k)
-				continue
-			}
-			n, limited := int64(math.MaxInt32), false
-			for r := 0; r < e.nres; r++ {
-				if req[r] > 0 && e.enforce[r] {
-					n, limited = min(n, capa[r]/req[r]), true
-				}
-			}
-			if limited {
-				out[k] += int32(min(n, math.MaxInt32-int64(out[k])))
-			}
+			sum = min(sum+e.holds(&e.nodes[i].capa, e.request(ji, k)), math.MaxInt32)
 		}
+		out[k] = int32(sum)
 	}
 	return out
 }

@@ -29,6 +29,12 @@ func (c ClassInfo) Bounds() string {
 	return r(c.MinMaps, c.MaxMaps, "maps") + ", " + r(c.MinReduces, c.MaxReduces, "reduces")
 }
 
+// Widen makes c's bounds cover o's too (the same class in another trace).
+func (c *ClassInfo) Widen(o ClassInfo) {
+	c.MinMaps, c.MaxMaps = min(c.MinMaps, o.MinMaps), max(c.MaxMaps, o.MaxMaps)
+	c.MinReduces, c.MaxReduces = min(c.MinReduces, o.MinReduces), max(c.MaxReduces, o.MaxReduces)
+}
+
 // Classes returns the trace's class labels from the smallest jobs to the
 // largest: by the mean task count of their jobs, then by name. A job
 // without a label is in the class "".
@@ -44,8 +50,7 @@ func Classes(t *Trace) []ClassInfo {
 			names = append(names, j.Class)
 		}
 		c.Jobs++
-		c.MinMaps, c.MaxMaps = min(c.MinMaps, j.Maps()), max(c.MaxMaps, j.Maps())
-		c.MinReduces, c.MaxReduces = min(c.MinReduces, j.Reduces()), max(c.MaxReduces, j.Reduces())
+		c.Widen(ClassInfo{MinMaps: j.Maps(), MaxMaps: j.Maps(), MinReduces: j.Reduces(), MaxReduces: j.Reduces()})
 		c.meanTasks += float64(j.Maps() + j.Reduces())
 	}
 	out := make([]ClassInfo, 0, len(names))

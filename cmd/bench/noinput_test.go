@@ -101,3 +101,25 @@ func TestNoPhantomLocality(t *testing.T) {
 		})
 	}
 }
+
+// TestPoliciesSayWhichGang: bench policies -v marks the policies that
+// start a rigid job's maps together, and only those.
+func TestPoliciesSayWhichGang(t *testing.T) {
+	out, _, err := bench(t, "policies", "-v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gangs []string
+	policy := ""
+	for _, line := range strings.Split(out, "\n") {
+		if name, _, ok := strings.Cut(line, ": "); ok && !strings.HasPrefix(line, " ") {
+			policy = name
+		}
+		if strings.Contains(line, "starts a rigid job's maps together") {
+			gangs = append(gangs, policy)
+		}
+	}
+	if len(gangs) != 1 || gangs[0] != "easy" {
+		t.Errorf("policies marked as starting rigid jobs together: %v, want [easy]", gangs)
+	}
+}

@@ -42,6 +42,9 @@ README shows it; --readme FILE rewrites the tables between the README's markers 
 					continue
 				}
 				fmt.Fprintf(w, "%s: %s\n", p.Name, p.Summary)
+				if p.Gangs {
+					fmt.Fprintln(w, "  starts a rigid job's maps together (the trace's rigid column)")
+				}
 				for _, o := range p.Options {
 					fmt.Fprintf(w, "  --%s.%s (default %q): %s\n", p.Name, o.Name, o.Default, o.Usage)
 				}

@@ -1,7 +1,6 @@
 package sweep
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -64,15 +63,6 @@ func TestBadExternalPolicies(t *testing.T) {
 		{"a bad option value", `{` + w + `, "policies": ["lifo"], "exec": {"lifo": "python3 lifo.py"}, "fixed": {"lifo.timeout": 0}}`,
 			"exec.timeout: 0, want seconds > 0"},
 	} {
-		path := writeFile(t, t.TempDir(), "s.json", c.text)
-		_, err := Load(path)
-		if err == nil {
-			t.Errorf("%s: no error", c.name)
-			continue
-		}
-		msg := err.Error()
-		if !strings.HasPrefix(msg, path+": ") || !strings.Contains(msg, c.want) || strings.Contains(msg, "\n") {
-			t.Errorf("%s: error %q; want one line starting with the file and containing %q", c.name, msg, c.want)
-		}
+		checkLoadError(t, c.name, c.text, c.want)
 	}
 }

@@ -11,6 +11,22 @@ import (
 
 // TestBadSweepFiles: each mistake gives one line naming the file and the
 // field.
+// checkLoadError writes a sweep file of text and requires Load's error to
+// be one line starting with the file's path and containing want.
+func checkLoadError(t *testing.T, name, text, want string) {
+	t.Helper()
+	path := writeFile(t, t.TempDir(), "s.json", text)
+	_, err := Load(path)
+	if err == nil {
+		t.Errorf("%s: no error", name)
+		return
+	}
+	msg := err.Error()
+	if !strings.HasPrefix(msg, path+": ") || !strings.Contains(msg, want) || strings.Contains(msg, "\n") {
+		t.Errorf("%s: error %q; want one line starting with the file and containing %q", name, msg, want)
+	}
+}
+
 func TestBadSweepFiles(t *testing.T) {
 	const w = `"workloads": [{"name": "a", "profile": "fb2009", "jobs": 3}]`
 	for _, c := range []struct{ name, text, want string }{
@@ -54,16 +70,7 @@ func TestBadSweepFiles(t *testing.T) {
 		{"object value on two lines", "{\"name\": \"x\", " + w + ", \"policies\": [\"fifo\"], \"fixed\": {\"nodes\": {\"n\":\n1}}}", `fixed.nodes: want a number, a string or true/false, got "{\"n\":\n1}"`},
 		{"duplicate seed", `{"name": "x", ` + w + `, "policies": ["fifo"], "seeds": [1, 2, 1]}`, "seeds[2]: 1 given twice"},
 	} {
-		path := writeFile(t, t.TempDir(), "s.json", c.text)
-		_, err := Load(path)
-		if err == nil {
-			t.Errorf("%s: no error", c.name)
-			continue
-		}
-		msg := err.Error()
-		if !strings.HasPrefix(msg, path+": ") || !strings.Contains(msg, c.want) || strings.Contains(msg, "\n") {
-			t.Errorf("%s: error %q; want one line starting with the file and containing %q", c.name, msg, c.want)
-		}
+		checkLoadError(t, c.name, c.text, c.want)
 	}
 }
 

@@ -356,10 +356,8 @@ func classBounds(g *group, class string) string {
 			}
 			if !found {
 				b, found = c, true
-				continue
 			}
-			b.MinMaps, b.MaxMaps = min(b.MinMaps, c.MinMaps), max(b.MaxMaps, c.MaxMaps)
-			b.MinReduces, b.MaxReduces = min(b.MinReduces, c.MinReduces), max(b.MaxReduces, c.MaxReduces)
+			b.Widen(c)
 		}
 	}
 	if !found {
