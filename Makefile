@@ -57,7 +57,8 @@ experiments: build
 report: build
 	$(BENCH) report --results $(RESULTS) --reports $(REPORTS)
 
-# Refresh the figures and the claims table the README shows from a fresh run.
+# Refresh the figures and the claims table that docs/experiments.md shows
+# (docs/figures/, docs/claims.md) from a fresh run.
 readme-figures: experiments
 	mkdir -p docs/figures
 	cp $(REPORTS)/figures/fig3.png $(REPORTS)/figures/fig4.png $(REPORTS)/figures/fig5.png \
@@ -98,7 +99,7 @@ fuzz:
 # baseline. `make compare` replays the suite and compares it with the
 # baseline (exit status 2 on a regression beyond THRESHOLD percent, 1 when
 # a row is unpaired); `make baseline` regenerates the baseline after a
-# deliberate change, and the README's compare example (the suite against
+# deliberate change, and docs/compare.md's example (the suite against
 # docs/suite-90-nodes.json) with it. A test of make test fails while the
 # baseline would not pair with a fresh run of the suite.
 SUITE     ?= results/baseline/suite.json
@@ -111,7 +112,7 @@ baseline: build
 	rm -rf $(OUT)/suite
 	$(BENCH) sweep --out $(OUT)/suite $(SUITE)
 	cp $(OUT)/suite/summary.json $(BASELINE)
-	$(GO) test -count=1 -run 'TestREADMECompareExample$$' ./cmd/bench -rewrite
+	$(GO) test -count=1 -run 'TestDocCompareExample$$' ./cmd/bench -rewrite
 
 compare: build
 	rm -rf $(OUT)/suite
@@ -282,17 +283,18 @@ pgo: build $(BENCH_TRACE)
 	$(GO) tool pprof -proto $(foreach p,$(PGO_POLICIES),$(OUT)/pgo/$(p).prof) > $(OUT)/pgo/merged.pgo
 	mv $(OUT)/pgo/merged.pgo cmd/bench/default.pgo
 
-# Rewrite the README's policy option tables from the code's Option lists
+# Rewrite the policy option tables of docs/policies.md from the code's Option lists
 # (a test fails while they differ).
 .PHONY: readme-options
 readme-options: build
-	$(BENCH) policies --markdown --readme README.md
+	$(BENCH) policies --markdown --readme docs/policies.md
 
 # Rewrite the expected outputs of the scripted scenario tests
-# (testdata/*.txt, run by replaytest.RunScripts), the README's option
-# tables and its compare example with what the code does, in every package whose tests use
-# replay/replaytest (which registers -rewrite). Review the diff: commit
-# only changes you understand.
+# (testdata/*.txt, run by replaytest.RunScripts), the option tables of
+# docs/policies.md and the compare example of docs/compare.md with what
+# the code does, in every package whose tests use replay/replaytest
+# (which registers -rewrite). Review the diff: commit only changes you
+# understand.
 REWRITE_PKGS = $(shell $(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... | awk '/sojourn\/replay\/replaytest/ {print $$1}')
 
 .PHONY: rewrite

@@ -10,18 +10,19 @@ import (
 	"sojourn/replay/replaytest"
 )
 
-// The README's option tables are generated from the policies' Option
-// lists; this test fails when they differ (go test ./schedulers -rewrite,
-// the flag replaytest registers, or make readme-options, rewrites them).
-func TestReadmeOptionTables(t *testing.T) {
-	const path = "../README.md"
+// The option tables of docs/policies.md are generated from the policies'
+// Option lists; this test fails when they differ (go test ./schedulers
+// -rewrite, the flag replaytest registers, or make readme-options, rewrites
+// them).
+func TestDocOptionTables(t *testing.T) {
+	const path = "../docs/policies.md"
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got, added := UpdateReadme(string(data))
 	if len(added) > 0 && !replaytest.Rewriting() {
-		t.Errorf("README has no option table for %s; run make readme-options", strings.Join(added, ", "))
+		t.Errorf("%s has no option table for %s; run make readme-options", path, strings.Join(added, ", "))
 	}
 	if got == string(data) {
 		return
@@ -32,7 +33,7 @@ func TestReadmeOptionTables(t *testing.T) {
 		}
 		return
 	}
-	t.Errorf("README's option tables differ from the code's Option lists; run make readme-options")
+	t.Errorf("the option tables of %s differ from the code's Option lists; run make readme-options", path)
 }
 
 func TestOptionsMarkdown(t *testing.T) {

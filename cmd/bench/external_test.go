@@ -71,11 +71,12 @@ func arrowPolicy(t *testing.T, path string) (meta, column string) {
 }
 
 // TestReplayExternalPolicies: bench replay runs two external policies
-// beside a built-in, from the repository's root as the README says, with
-// PYTHONPATH unset: one named by the name it declares (sjf.py declares
-// sjf, a built-in's, so exec-sjf), one named on the command line; the
-// summary's columns, the result directories, the files' metadata and
-// policy column and run.json carry the names; sjf.py's results are sjf's.
+// beside a built-in, from the repository's root as docs/policies.md says,
+// with PYTHONPATH unset: one named by the name it declares (sjf.py
+// declares sjf, a built-in's, so exec-sjf), one named on the command
+// line; the summary's columns, the result directories, the files'
+// metadata and policy column and run.json carry the names; sjf.py's
+// results are sjf's.
 func TestReplayExternalPolicies(t *testing.T) {
 	needPython(t)
 	trace, _ := filepath.Abs(tinyTrace(t))

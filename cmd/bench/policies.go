@@ -14,8 +14,9 @@ func policiesCommand() *cli.Command {
 		Name:  "policies",
 		Usage: "list the scheduling policies, one name per line (-v: with their options; --markdown: option tables)",
 		Description: `Lists the built-in policies. With --verbose, each policy's summary and its options
-as flags with their defaults. With --markdown, each policy's option table in Markdown, as the
-README shows it; --readme FILE rewrites the tables between the README's markers instead.`,
+as flags with their defaults. With --markdown, each policy's option table in Markdown, as
+docs/policies.md shows it; --readme FILE rewrites the tables between the markers of that file
+(docs/policies.md) instead.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "describe each policy and its options"},
 			&cli.BoolFlag{Name: "markdown", Usage: "print each policy's option table in Markdown"},

@@ -16,7 +16,7 @@ import (
 // slot in shuffle while its map phase waits (hfsp's mean sojourn then 2.8
 // to 3.6 times SRPT's): with the defaults hfsp and fsp stay within 5% of
 // SRPT's mean sojourn. Over seeds 1–20 the default's worst ratio is about
-// 1.03 (README, HFSP).
+// 1.03 (docs/policies.md, hfsp).
 func TestNoReduceHoardingOnFB2010(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays fb2010 three times per seed")

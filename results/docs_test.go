@@ -9,15 +9,19 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 )
 
-// TestREADMESchemas: the README's schema tables (section Notebooks) list
-// every column with its type and unit, so the documentation follows the
-// code.
-func TestREADMESchemas(t *testing.T) {
-	data, err := os.ReadFile("../README.md")
+// docSchemas is the page whose schema tables (section Notebooks) list the
+// result files' columns.
+const docSchemas = "../docs/replay.md"
+
+// TestDocSchemas: the schema tables of docs/replay.md (section Notebooks)
+// list every column with its type and unit, so the documentation follows
+// the code.
+func TestDocSchemas(t *testing.T) {
+	data, err := os.ReadFile(docSchemas)
 	if err != nil {
-		t.Skip("no README.md beside the package:", err)
+		t.Skip("no docs/replay.md beside the package:", err)
 	}
-	readme := string(data)
+	doc := string(data)
 	typeName := func(c Column) string {
 		switch {
 		case c.Type.ID() == arrow.DICTIONARY:
@@ -38,8 +42,8 @@ func TestREADMESchemas(t *testing.T) {
 				typ += ", nullable"
 			}
 			row := fmt.Sprintf("| `%s` | %s | %s | %s |", c.Name, typ, unit, c.Doc)
-			if !strings.Contains(readme, row) {
-				t.Errorf("README lacks the %s row %q", file, row)
+			if !strings.Contains(doc, row) {
+				t.Errorf("%s lacks the %s row %q", docSchemas, file, row)
 			}
 		}
 	}
