@@ -144,7 +144,8 @@ func (s *Summary) Write(w io.Writer) error {
 	case s.NoInput > 0 && s.NoInput == s.Jobs:
 		fmt.Fprintf(&b, "input     no input data (map_input_bytes 0): maps have no locality, so a replay gives them no HDFS wait or penalty, and no node-local fraction\n")
 	case s.NoInput > 0:
-		fmt.Fprintf(&b, "input     %d jobs (%d maps) with no input data: their maps have no locality (no HDFS wait or penalty, not in node-local fractions)\n", s.NoInput, s.NoInputMaps)
+		fmt.Fprintf(&b, "input     %s (%s) with no input data: their maps have no locality (no HDFS wait or penalty, not in node-local fractions)\n",
+			plural(s.NoInput, "job"), plural(s.NoInputMaps, "map"))
 	}
 	b.WriteString("classes   (smallest jobs first)")
 	width := 0
@@ -226,4 +227,12 @@ func fmtSeconds(s float64) string {
 		return fmt.Sprintf("%.1f s (%.1f min)", s, s/60)
 	}
 	return fmt.Sprintf("%.0f s (%.1f h)", s, s/3600)
+}
+
+// plural is "1 job" or "n jobs".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }

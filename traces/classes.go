@@ -22,6 +22,9 @@ type ClassInfo struct {
 func (c ClassInfo) Bounds() string {
 	r := func(lo, hi int, what string) string {
 		if lo == hi {
+			if lo == 1 {
+				what = what[:len(what)-1]
+			}
 			return fmt.Sprintf("%d %s", lo, what)
 		}
 		return fmt.Sprintf("%d–%d %s", lo, hi, what)

@@ -4,6 +4,6 @@
 //
 // Write stores a Trace atomically; Read loads and validates one, refusing a
 // bad file with a single error that names the file, the row (counted from 0)
-// and the column. Column meanings and units are listed in Columns and in the
-// README.
+// and the column. Column meanings and units are listed in Columns and in
+// docs/workloads.md.
 package traces

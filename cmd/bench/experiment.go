@@ -60,7 +60,7 @@ func experimentCommand() *cli.Command {
 			"Every claim of the papers is computed on each of --seeds seeds (from --seed on) against a tolerance\n" +
 			"declared in the code; the claims table gives the mean over seeds with its 95% Student-t interval, on\n" +
 			"how many seeds the claim holds, and the verdict: holds when the interval lies inside the tolerance,\n" +
-			"partly when only the mean does, does not hold otherwise (README, The paper's claims).\n" +
+			"partly when only the mean does, does not hold otherwise (docs/experiments.md, The paper's claims).\n" +
 			"Same seeds, same outputs, whatever --parallel.\n\nExperiments:\n" + experimentList(),
 		Flags:  flags,
 		Action: runExperiments,

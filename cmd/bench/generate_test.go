@@ -44,7 +44,7 @@ func TestGenerateAndInspect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"jobs      100,", "small  53 (53.0%)  1 maps", "medium 41 (41.0%)", "big    6 (6.0%)",
+	for _, want := range []string{"jobs      100,", "small  53 (53.0%)  1 map, 0 reduces", "medium 41 (41.0%)", "big    6 (6.0%)",
 		"maps ", "reduces ", "input ", "shuffle ", "output ", "map task ", "reduce task ", "gap ",
 		"p10", "p99", "generator.profile", "fb2009"} {
 		if !strings.Contains(out, want) {

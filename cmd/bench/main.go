@@ -30,7 +30,7 @@ func newApp() *cli.App {
 			"imports your own (import: csv, swf, sls, alibaba2018, swim) and exports them (export),\n" +
 			"summarizes them (inspect), replays them on a modelled Hadoop 1.x cluster under a\n" +
 			"scheduling policy (replay) and reproduces the HFSP paper's experiments.\n" +
-			"Traces and results are Arrow IPC files; see the README for their schemas.\n\n" + exitHelp,
+			"Traces and results are Arrow IPC files; see docs/workloads.md and docs/replay.md for their schemas.\n\n" + exitHelp,
 		Commands: []*cli.Command{
 			generateCommand(),
 			importCommand(), exportCommand(),

@@ -370,7 +370,7 @@ func containers(x *Ctx) (reports.Section, error) {
 				value:     func(s containersSeed) float64 { r := s.models[prof][p]; return r[1].mean / r[0].mean },
 				show:      showRatio,
 				note: "Containers as sized here: 8 vcores cap a node at 8 containers (7 beside an ApplicationMaster) against 6 slots; " +
-					"a job's reduces wait for its last map to get a container (see README: the container model).",
+					"a job's reduces wait for its last map to get a container (see docs/replay.md: the container model).",
 			})
 		}
 	}

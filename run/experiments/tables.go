@@ -147,7 +147,7 @@ func tablesChecks() []check[map[string]map[string][]replay.JobResult] {
 			bound:     func(r runs) float64 { return meanSojourn(r[w]["fifo"]) / meanSojourn(r[w]["srpt"]) },
 			boundName: "the model's bound FIFO / SRPT",
 			note: "Not reproduced when even SRPT, which knows every size, does not bring FIFO's mean down 5-fold: the ratio depends on the " +
-				"spread of job sizes and the offered load (README, The paper's claims), not on HFSP alone.",
+				"spread of job sizes and the offered load (docs/experiments.md, The paper's claims), not on HFSP alone.",
 		})
 	}
 	out = append(out,
