@@ -259,7 +259,7 @@ perf-baseline:
 # and FIFO against FAIR, each of the 20 traces replayed on 10 cluster
 # seeds, its interval by each resampling. Replays afresh into
 # $(OUT)/versus-calibration and writes the table to coverage.md there.
-# About 10 minutes on 2 cores.
+# About 2 minutes on 2 cores (1 min 46 s measured).
 .PHONY: versus-calibration
 versus-calibration:
 	rm -rf $(OUT)/versus-calibration
