@@ -52,6 +52,14 @@ type Engine struct {
 	src   Source
 	sched Scheduler
 	pre   Preempter
+	// decider is the policy's Decider, or nil. decidePending: it was told
+	// of something since it last decided, or its wake-up came; decideAt
+	// is the wake-up it asked for (Never: none), queued as an evDecide of
+	// generation decideGen.
+	decider       Decider
+	decidePending bool
+	decideAt      Time
+	decideGen     int32
 	// quiet is the policy's Quieter while heartbeats are regular (slot
 	// model, no out-of-band heartbeats, no failures), else nil. Its
 	// answers, quietWants by kind and quietUntil, are taken again when
@@ -214,6 +222,8 @@ func newEngine(jobs int, sched Scheduler, cfg Config) (*Engine, error) {
 	}
 	e := &Engine{cfg: cfg, sched: sched, check: !cfg.NoInvariantChecks, progAt: -1, endsAt: -1}
 	e.pre, _ = sched.(Preempter)
+	e.decider, _ = sched.(Decider)
+	e.decideAt = Never
 	if !cfg.OutOfBandHeartbeat && cfg.MTBF == 0 && cfg.Model != ContainerModel {
 		e.quiet, _ = sched.(Quieter)
 	}
@@ -468,10 +478,18 @@ func (e *Engine) advance(limit Time, n int) error {
 		case evNodeRecover:
 			e.nodeRecover(ev.idx())
 			e.err = cmp.Or(e.err, e.progress())
+		case evDecide:
+			if ev.gen() == e.decideGen {
+				e.decideAt = Never
+				e.decidePending = true
+			}
 		case evQuiet:
 			if ev.gen() == e.quietGen && e.quiet != nil {
 				e.wakeDozing() // quietUntil has come
 			}
+		}
+		if e.decidePending && e.instantApplied() {
+			e.decide()
 		}
 		if e.nDozing > 0 {
 			e.freshQuiet(false)
@@ -489,6 +507,35 @@ func (e *Engine) advance(limit Time, n int) error {
 		return e.err
 	}
 	return e.rec.err
+}
+
+// instantApplied reports whether every task end, node change, arrival and
+// Decider wake-up due now has been applied: the next event is later, or
+// a heartbeat, sweep or quiet wake-up.
+func (e *Engine) instantApplied() bool {
+	next := e.q.peek()
+	return next == nil || next.at > e.now || next.kind() > evDecide
+}
+
+// decide lets the Decider decide on the instant's events, and queues the
+// wake-up it asks for.
+func (e *Engine) decide() {
+	e.decidePending = false
+	if e.err != nil {
+		return
+	}
+	e.polCalls++
+	at := e.decider.Decide(&e.view)
+	if at <= e.now {
+		at = Never
+	}
+	if at != e.decideAt {
+		e.decideGen++
+		e.decideAt = at
+		if at != Never {
+			e.q.push(newEvent(at, evDecide, 0, 0, e.decideGen, Map))
+		}
+	}
 }
 
 // Run replays trace under sched on the cluster cfg describes.
@@ -509,6 +556,9 @@ func (e *Engine) policyErr(err error) error {
 func (e *Engine) notify(ev Event) {
 	ev.Time = e.now
 	e.polCalls++
+	if e.decider != nil && !e.inHB {
+		e.decidePending = true // not the policy's own action
+	}
 	if e.inHB {
 		// Field by field: copying ev whole reads back the narrow stores
 		// that built it as wide loads, a store-forwarding stall that cost

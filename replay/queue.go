@@ -3,7 +3,10 @@ package replay
 import "math/bits"
 
 // eventKind orders events of equal time: task ends free slots before node
-// failures, arrivals and heartbeats look at the cluster.
+// failures, arrivals and heartbeats look at the cluster. The kinds before
+// evQuiet change the cluster; once the last of them due at a time is
+// applied, a Decider decides (Engine.decide), before that time's
+// heartbeats.
 type eventKind uint8
 
 const (
@@ -11,7 +14,8 @@ const (
 	evNodeFail
 	evNodeRecover
 	evArrival
-	evQuiet // before heartbeats: a heartbeat at quietUntil is a real one
+	evDecide // a Decider's wake-up: it changes nothing but the policy's state
+	evQuiet  // before heartbeats: a heartbeat at quietUntil is a real one
 	evHeartbeat
 	evSweep
 )
@@ -96,6 +100,15 @@ func (q *eventQueue) putBack(e event) {
 	} else {
 		q.other.push(e)
 	}
+}
+
+// peek returns the event pop would return, or nil.
+func (q *eventQueue) peek() *event {
+	m, o := q.ends.min(), q.other.min()
+	if m != nil && (o == nil || m.less(*o)) {
+		return m
+	}
+	return o
 }
 
 func (q *eventQueue) pop() event {

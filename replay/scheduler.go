@@ -21,6 +21,25 @@ type Starter interface {
 	Start(v *View) error
 }
 
+// Decider is implemented by policies that decide on their queue as a
+// whole (admission, reservations) rather than node by node. Every event of
+// one simulated instant is applied and told (OnEvent) before the policy
+// decides: the engine calls Decide once the last task end, node failure
+// or repair and arrival due at that instant has been applied, and before
+// that instant's heartbeats, as Batsim hands a scheduler every event of
+// one timestamp in one message. Several jobs ending at the same second of
+// an SWF log are thus one decision, not one per end, in which a narrow job
+// could take a partial release ahead of a wider one. Decide is called only
+// at instants at which the policy was told of something outside its own
+// heartbeats (its launches, suspensions, resumptions and kills are its
+// decisions already), and at the time it last asked for: Decide returns
+// the time at which it wants to decide next even if nothing happens (a
+// periodic pass), or Never. The view is read-only, as in OnEvent: what
+// Decide settles takes effect through the heartbeats that follow.
+type Decider interface {
+	Decide(v *View) Time
+}
+
 // Preempter is implemented by policies that may act on nodes with no free
 // slot. While WantsBusyHeartbeats returns true, nodes with no free slot
 // keep heartbeating; otherwise they are silent until a slot frees, which

@@ -47,7 +47,9 @@ func (l *Log) Count(k replay.EventKind) int {
 // resources s counts (replay.ResourceChooser: a policy that is not one
 // counts them all, as the wrapper's Counts then does) and answers as s
 // does when nodes may doze (replay.Quieter: a policy that is not one
-// wants every slot, so that no node dozes).
+// wants every slot, so that no node dozes) and when the instant's events
+// are applied (replay.Decider: a policy that is not one decides nothing
+// then).
 func Record(s replay.Scheduler) (replay.Scheduler, *Log) {
 	r := &recorder{s: s, log: &Log{}}
 	start, _ := s.(replay.Starter)
@@ -100,6 +102,14 @@ func (r *recorder) QuietUntil(v *replay.View) replay.Time {
 		return q.QuietUntil(v)
 	}
 	return 0
+}
+
+// Decide implements replay.Decider as s does.
+func (r *recorder) Decide(v *replay.View) replay.Time {
+	if d, ok := r.s.(replay.Decider); ok {
+		return d.Decide(v)
+	}
+	return replay.Never
 }
 
 type recordingStarter struct {

@@ -33,9 +33,10 @@ import (
 // estimate over its map width plus its reduce estimate over its reduce
 // width. A rigid job of the trace (an SWF job) asks for all its maps at
 // once, as a parallel job does in EASY, whatever job-share (option rigid).
-// Jobs queue by priority, then submit time (step 4). On every
-// arrival and job end (step 12: a job ending before its estimate lets
-// others start earlier) the queue is scanned: the head is admitted while
+// Jobs queue by priority, then submit time (step 4). At every instant
+// with arrivals or job ends (step 12: a job ending before its estimate
+// lets others start earlier), once all of that instant's are told
+// (replay.Decider), the queue is scanned: the head is admitted while
 // its widths fit in the slots not reserved by admitted jobs; otherwise it
 // gets a reservation at the shadow time, the earliest time at which, with
 // the admitted jobs ending at their estimated ends, it fits. Other queued
@@ -68,9 +69,11 @@ type Easy struct {
 	// (with the sjf backfilling order only).
 	bySize   []int32
 	reserved [2]int
-	pools    map[string]int
-	delay    replay.Time
-	clock    delay.Clock // delay scheduling: the jobs skipped at the last heartbeat
+	// changed: a job arrived or ended since the last pass.
+	changed bool
+	pools   map[string]int
+	delay   replay.Time
+	clock   delay.Clock // delay scheduling: the jobs skipped at the last heartbeat
 
 	last        replay.Time // time the deficits were integrated to
 	nextShares  replay.Time
@@ -118,6 +121,7 @@ type easyJob struct {
 var (
 	_ replay.Scheduler = (*Easy)(nil)
 	_ replay.Starter   = (*Easy)(nil)
+	_ replay.Decider   = (*Easy)(nil)
 )
 
 var easyOptionList = []policy.Option{
@@ -275,7 +279,7 @@ func (e *Easy) OnEvent(ev replay.Event, v *replay.View) {
 	switch ev.Kind {
 	case replay.JobArrived:
 		e.arrive(ev.Job, v)
-		e.pass(v)
+		e.changed = true
 	case replay.JobFinished:
 		jb := &e.jobs[ev.Job]
 		if jb.admitted {
@@ -286,7 +290,7 @@ func (e *Easy) OnEvent(ev replay.Event, v *replay.View) {
 			e.dequeue(ev.Job)
 		}
 		jb.admitted = false
-		e.pass(v)
+		e.changed = true
 	case replay.ReducesEligible, replay.TaskFinished, replay.TaskKilled, replay.TaskLost, replay.NodeFailed, replay.NodeRecovered:
 		e.sharesDirty = true
 	}
@@ -294,6 +298,22 @@ func (e *Easy) OnEvent(ev replay.Event, v *replay.View) {
 		e.track(v, ev.Job)
 	}
 	e.snapshot(v)
+}
+
+// Decide implements replay.Decider: one scheduling pass once every
+// arrival and job end of the instant has been told, so that jobs ending
+// together release their slots together, as in EASY, where a job end is
+// one event whatever its processors.
+func (e *Easy) Decide(v *replay.View) replay.Time {
+	if !e.changed {
+		return replay.Never
+	}
+	e.v = v
+	e.changed = false
+	e.integrate(v)
+	e.pass(v)
+	e.snapshot(v)
+	return replay.Never
 }
 
 // reservation returns the time at which job head fits once the admitted
