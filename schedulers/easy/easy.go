@@ -42,8 +42,11 @@ import (
 // the admitted jobs ending at their estimated ends, it fits. Other queued
 // jobs are backfilled (shortest estimated run time first, or in queue
 // order) if they fit now and either end by the shadow time or use only
-// slots the head will not need then. Only the head holds a reservation
-// (EASY, not conservative, backfilling).
+// slots the head will not need then (extra slots: those free at the
+// shadow time, every job expected to end by then released). Only the head
+// holds a reservation (EASY, not conservative, backfilling); options
+// reservations, node-granular, end-at-shadow and decision-interval give
+// Slurm's variants (plan.go).
 //
 // Task level. The admitted jobs share the slots of each kind: pools get
 // equal shares of the slots, and jobs in a pool shares weighted by their
@@ -69,8 +72,15 @@ type Easy struct {
 	// (with the sjf backfilling order only).
 	bySize   []int32
 	reserved [2]int
-	// changed: a job arrived or ended since the last pass.
-	changed bool
+	// changed: a job arrived or ended since the last pass, first at
+	// changedAt.
+	changed   bool
+	changedAt replay.Time
+	// The backfilling variants' pass (plan.go): its profile, the slots of
+	// the largest node per kind, and a count of passes that marks jobs.
+	profile easyProfile
+	perNode [2]int
+	passNo  uint32
 	pools   map[string]int
 	delay   replay.Time
 	clock   delay.Clock // delay scheduling: the jobs skipped at the last heartbeat
@@ -102,6 +112,15 @@ type easyOptions struct {
 	rigid     bool // a rigid job's width is all its maps
 	update    float64
 	delay     float64
+	// Backfilling variants (plan.go): how many queued jobs hold a
+	// reservation (math.MaxInt: all), reservations in whole nodes, a
+	// backfilled job's end at a reservation's start refused, and the
+	// period of the passes (0: every instant).
+	reservations int
+	nodeGranular bool
+	refuse       bool
+	interval     replay.Time
+	profiled     bool // plan even with EASY's settings (tests)
 }
 
 type easyJob struct {
@@ -116,6 +135,7 @@ type easyJob struct {
 	pos      int32 // place among the admitted jobs (Easy.admitted, Easy.tl)
 	// delay scheduling of maps
 	wait delay.Wait // delay scheduling of its maps
+	pass uint32     // Easy.passNo when plan last looked at it
 }
 
 var (
@@ -133,6 +153,10 @@ var easyOptionList = []policy.Option{
 	{Name: "rigid", Default: "true", Usage: "a rigid job of the trace (an SWF job, say) reserves all its maps' slots at once, whatever job-share: EASY's parallel job; false treats it as any other"},
 	{Name: "update-interval", Default: "0.5", Usage: "seconds between recomputations of the fair shares (the paper's timedelta; also done when jobs are admitted or end)"},
 	{Name: "locality-delay", Default: "-1", Usage: "delay scheduling wait D in seconds before rack-local maps (off-rack after 2D); -1 = min(15, 1.5 × heartbeat); 0 = off"},
+	{Name: "reservations", Default: "1", Usage: "queued jobs, in queue order, that hold a reservation: 1 = EASY (the head only); N = the first N that cannot start now; all = conservative backfilling (Slurm's default, bf_job_part_count_reserve=0); the jobs after them start only if they delay no reservation"},
+	{Name: "node-granular", Default: "false", Usage: "a reservation holds every slot of the whole nodes it needs, as Slurm's backfill node_space does (on one node: all of it), while running jobs hold only their slots; false: slots"},
+	{Name: "end-at-shadow", Default: "allow", Usage: "a job whose estimated end is exactly a reservation's start: allow (EASY: it ends by the shadow time) or refuse (Slurm's backfill.c: node_space[j].begin_time <= end_time)"},
+	{Name: "decision-interval", Default: "0", Usage: "seconds between scheduling passes: 0 = at every instant with arrivals or job ends; d > 0 = at multiples of d, each deciding the arrivals and ends before it (Slurm's bf_interval, sched_interval)"},
 }
 
 // Name is the policy's name in the registry and on the command line.
@@ -160,6 +184,16 @@ func New(s *policy.Settings) (*Easy, error) {
 	o.rigid = s.Bool("rigid")
 	o.update = s.Float("update-interval")
 	o.delay = s.Float("locality-delay")
+	o.reservations = 1
+	switch r := s.String("reservations"); r {
+	case "all":
+		o.reservations = math.MaxInt
+	default:
+		o.reservations = s.Int("reservations")
+	}
+	o.nodeGranular = s.Bool("node-granular")
+	o.refuse = s.OneOf("end-at-shadow", "allow", "refuse") == "refuse"
+	interval := s.Float("decision-interval")
 	if err := s.Err(); err != nil {
 		return nil, err
 	}
@@ -172,7 +206,12 @@ func New(s *policy.Settings) (*Easy, error) {
 		return nil, fmt.Errorf("%s.update-interval: %v; want seconds >= 0", s.Policy, o.update)
 	case o.delay < 0 && o.delay != -1 || math.IsNaN(o.delay) || math.IsInf(o.delay, 0):
 		return nil, fmt.Errorf("%s.locality-delay: %v; want -1 (auto), 0 (off) or seconds", s.Policy, o.delay)
+	case o.reservations < 1:
+		return nil, fmt.Errorf("%s.reservations: %d; want 1 or more, or all", s.Policy, o.reservations)
+	case !(interval >= 0) || replay.Seconds(interval) <= 0 && interval != 0:
+		return nil, fmt.Errorf("%s.decision-interval: %v; want 0 or seconds (at least a microsecond)", s.Policy, interval)
 	}
+	o.interval = replay.Seconds(interval)
 	o.sjf = order == "sjf"
 	return &Easy{o: o, pools: map[string]int{}}, nil
 }
@@ -186,6 +225,10 @@ func (e *Easy) Start(v *replay.View) error {
 	e.jobs = make([]easyJob, v.Jobs())
 	e.delay = delay.Duration(e.o.delay, v)
 	e.clock.Start(v)
+	for n := range int32(v.Nodes()) {
+		e.perNode[0] = max(e.perNode[0], v.NodeSlots(n, replay.Map))
+		e.perNode[1] = max(e.perNode[1], v.NodeSlots(n, replay.Reduce))
+	}
 	return nil
 }
 
@@ -279,7 +322,7 @@ func (e *Easy) OnEvent(ev replay.Event, v *replay.View) {
 	switch ev.Kind {
 	case replay.JobArrived:
 		e.arrive(ev.Job, v)
-		e.changed = true
+		e.change(v)
 	case replay.JobFinished:
 		jb := &e.jobs[ev.Job]
 		if jb.admitted {
@@ -290,7 +333,7 @@ func (e *Easy) OnEvent(ev replay.Event, v *replay.View) {
 			e.dequeue(ev.Job)
 		}
 		jb.admitted = false
-		e.changed = true
+		e.change(v)
 	case replay.ReducesEligible, replay.TaskFinished, replay.TaskKilled, replay.TaskLost, replay.NodeFailed, replay.NodeRecovered:
 		e.sharesDirty = true
 	}
@@ -300,13 +343,30 @@ func (e *Easy) OnEvent(ev replay.Event, v *replay.View) {
 	e.snapshot(v)
 }
 
+// change notes an arrival or job end for the next pass.
+func (e *Easy) change(v *replay.View) {
+	if !e.changed {
+		e.changed, e.changedAt = true, v.Now()
+	}
+}
+
 // Decide implements replay.Decider: one scheduling pass once every
 // arrival and job end of the instant has been told, so that jobs ending
 // together release their slots together, as in EASY, where a job end is
-// one event whatever its processors.
+// one event whatever its processors. With decision-interval d the pass
+// waits for the first multiple of d after the first change since the
+// last pass: Slurm's backfill_agent passes at most every bf_interval
+// ("if ((wait_time < backfill_interval) || ... !_more_work(
+// last_backfill_time))"), and a job that ends on a whole second is seen
+// by the tick after it.
 func (e *Easy) Decide(v *replay.View) replay.Time {
 	if !e.changed {
 		return replay.Never
+	}
+	if d := e.o.interval; d > 0 {
+		if due := (e.changedAt/d + 1) * d; v.Now() < due {
+			return due
+		}
 	}
 	e.v = v
 	e.changed = false
@@ -316,34 +376,32 @@ func (e *Easy) Decide(v *replay.View) replay.Time {
 	return replay.Never
 }
 
-// reservation returns the time at which job head fits once the admitted
-// jobs before it have released their slots (Never if it never does), and
-// the slots free then (free: those free now). The admitted jobs release
-// them in order of their ends, max(now, expected end), ties in admission
-// order: first those past their expected end, in admission order, then
-// the others by expected end (byExpected's order).
+// reservation returns the shadow time, the earliest time at which job
+// head fits once admitted jobs have released their slots at their
+// expected ends (now for those past it), or Never if it never does; and
+// the slots free then (free: those free now), every job expected to end
+// by then released: EASY's extra slots are those free at the shadow time
+// beyond the head's.
 func (e *Easy) reservation(now replay.Time, head int32, free, capacity [2]int) (replay.Time, [2]int) {
-	avail, shadow := free, replay.Never
-	release := func(j int32) bool { // whether the head fits once j ends
+	avail := free
+	later := sort.Search(len(e.byExpected), func(i int) bool { return e.expectedEnd(e.byExpected[i]) > now })
+	for _, j := range e.byExpected[:later] {
 		avail[0] += e.jobs[j].width[0]
 		avail[1] += e.jobs[j].width[1]
-		if e.fits(head, avail, capacity) {
-			shadow = max(now, e.expectedEnd(j))
-		}
-		return shadow != replay.Never
 	}
-	later := sort.Search(len(e.byExpected), func(i int) bool { return e.expectedEnd(e.byExpected[i]) > now })
-	for _, j := range e.admitted {
-		if e.expectedEnd(j) <= now && release(j) {
-			break
-		}
+	if later > 0 && e.fits(head, avail, capacity) {
+		return now, avail
 	}
-	for _, j := range e.byExpected[later:] {
-		if shadow != replay.Never || release(j) {
-			break
+	rest := e.byExpected[later:]
+	for i, j := range rest {
+		avail[0] += e.jobs[j].width[0]
+		avail[1] += e.jobs[j].width[1]
+		end := e.expectedEnd(j)
+		if (i+1 == len(rest) || e.expectedEnd(rest[i+1]) != end) && e.fits(head, avail, capacity) {
+			return end, avail
 		}
 	}
-	return shadow, avail
+	return replay.Never, avail
 }
 
 // expectedEnd is when admitted job j is expected to end: its start plus
@@ -388,6 +446,10 @@ func (e *Easy) pass(v *replay.View) {
 		e.admit(e.queue[0], now, &free)
 	}
 	if len(e.queue) == 0 {
+		return
+	}
+	if e.o.reservations != 1 || e.o.nodeGranular || e.o.refuse || e.o.profiled {
+		e.plan(now, free, capacity)
 		return
 	}
 	// The head's reservation: the shadow time at which enough slots are
