@@ -42,8 +42,7 @@ import (
 // the admitted jobs ending at their estimated ends, it fits. Other queued
 // jobs are backfilled (shortest estimated run time first, or in queue
 // order) if they fit now and either end by the shadow time or use only
-// slots the head will not need then (extra slots: those free at the
-// shadow time, every job expected to end by then released). Only the head
+// slots the head will not need then. Only the head
 // holds a reservation (EASY, not conservative, backfilling); options
 // reservations, node-granular, end-at-shadow and decision-interval give
 // Slurm's variants (plan.go).
@@ -376,32 +375,34 @@ func (e *Easy) Decide(v *replay.View) replay.Time {
 	return replay.Never
 }
 
-// reservation returns the shadow time, the earliest time at which job
-// head fits once admitted jobs have released their slots at their
-// expected ends (now for those past it), or Never if it never does; and
-// the slots free then (free: those free now), every job expected to end
-// by then released: EASY's extra slots are those free at the shadow time
-// beyond the head's.
+// reservation returns the time at which job head fits once the admitted
+// jobs before it have released their slots (Never if it never does), and
+// the slots free then (free: those free now). The admitted jobs release
+// them in order of their ends, max(now, expected end), ties in admission
+// order: first those past their expected end, in admission order, then
+// the others by expected end (byExpected's order).
 func (e *Easy) reservation(now replay.Time, head int32, free, capacity [2]int) (replay.Time, [2]int) {
-	avail := free
+	avail, shadow := free, replay.Never
+	release := func(j int32) bool { // whether the head fits once j ends
+		avail[0] += e.jobs[j].width[0]
+		avail[1] += e.jobs[j].width[1]
+		if e.fits(head, avail, capacity) {
+			shadow = max(now, e.expectedEnd(j))
+		}
+		return shadow != replay.Never
+	}
 	later := sort.Search(len(e.byExpected), func(i int) bool { return e.expectedEnd(e.byExpected[i]) > now })
-	for _, j := range e.byExpected[:later] {
-		avail[0] += e.jobs[j].width[0]
-		avail[1] += e.jobs[j].width[1]
-	}
-	if later > 0 && e.fits(head, avail, capacity) {
-		return now, avail
-	}
-	rest := e.byExpected[later:]
-	for i, j := range rest {
-		avail[0] += e.jobs[j].width[0]
-		avail[1] += e.jobs[j].width[1]
-		end := e.expectedEnd(j)
-		if (i+1 == len(rest) || e.expectedEnd(rest[i+1]) != end) && e.fits(head, avail, capacity) {
-			return end, avail
+	for _, j := range e.admitted {
+		if e.expectedEnd(j) <= now && release(j) {
+			break
 		}
 	}
-	return replay.Never, avail
+	for _, j := range e.byExpected[later:] {
+		if shadow != replay.Never || release(j) {
+			break
+		}
+	}
+	return shadow, avail
 }
 
 // expectedEnd is when admitted job j is expected to end: its start plus

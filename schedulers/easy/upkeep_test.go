@@ -124,18 +124,17 @@ func TestKeptOrders(t *testing.T) {
 	}
 }
 
-// refReservation is reservation as the sort of the admitted jobs by
-// max(now, expected end) gives it: the jobs of one end release their
-// slots together, and the head fits at the first end after which it does.
+// refReservation is reservation as the stable sort of the admitted jobs
+// by max(now, expected end) gives it.
 func refReservation(e *Easy, now replay.Time, head int32, free, capacity [2]int) (replay.Time, [2]int) {
 	end := func(j int32) replay.Time { return max(now, e.expectedEnd(j)) }
 	byEnd := slices.Clone(e.admitted)
 	slices.SortStableFunc(byEnd, func(a, b int32) int { return cmp.Compare(end(a), end(b)) })
 	avail := free
-	for i, j := range byEnd {
+	for _, j := range byEnd {
 		avail[0] += e.jobs[j].width[0]
 		avail[1] += e.jobs[j].width[1]
-		if (i+1 == len(byEnd) || end(byEnd[i+1]) != end(j)) && e.fits(head, avail, capacity) {
+		if e.fits(head, avail, capacity) {
 			return end(j), avail
 		}
 	}

@@ -167,16 +167,19 @@ func TestDecisionInterval(t *testing.T) {
 
 // TestPlanMatchesEASY: with one reservation, slots and ends allowed at
 // the shadow time, the profile's pass (plan) and EASY's constant-time
-// pass give byte-identical results: on the FB-2009 day (jobs of many
-// widths, estimates from task means) and on an SWF-like workload (rigid
-// jobs, the users' requested times, coincident whole-second events).
+// pass give byte-identical results on an SWF-like workload (rigid jobs,
+// the users' requested times, coincident whole-second events). They
+// differ only where admitted jobs tie at the shadow time: EASY as
+// published accumulates the running jobs' processors in order of
+// expected end until the head fits, and its extra processors are those
+// accumulated then, while the profile frees every job of that end (and
+// every job past its end) at once; the FB-2009 day has such ties.
 func TestPlanMatchesEASY(t *testing.T) {
 	swf := scenario.SWFLike(3, 300, 64, 0.95)
 	cases := []struct {
 		tr  *traces.Trace
 		cfg replay.Config
 	}{
-		{replaytest.Profile(t, "fb2009"), replay.Config{Seed: 1, RecordTasks: true}},
 		{swf, replay.Config{Nodes: 4, NodesPerRack: 4, MapSlots: 16, ReduceSlots: 1, Heartbeat: 1, OutOfBandHeartbeat: true, RecordTasks: true}},
 	}
 	for i, c := range cases {
