@@ -15,6 +15,7 @@ import (
 	"strings"
 	"unicode"
 
+	"sojourn/internal/jsondup"
 	"sojourn/internal/shellwords"
 	"sojourn/replay"
 	"sojourn/replay/clusterfile"
@@ -159,7 +160,7 @@ func decode(path string, data []byte) (*Spec, error) {
 	if d.More() {
 		return nil, fmt.Errorf("%s: more than one JSON value", path)
 	}
-	if err := checkDuplicates(path, data); err != nil {
+	if err := jsondup.Check(path, data); err != nil {
 		return nil, err
 	}
 	return &s, nil
