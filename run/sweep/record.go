@@ -13,6 +13,7 @@ import (
 
 	"sojourn/analysis"
 	"sojourn/internal/atomicfile"
+	"sojourn/internal/jsondup"
 	"sojourn/replay"
 	"sojourn/run"
 	"sojourn/traces"
@@ -165,6 +166,9 @@ func ParseCell(data []byte, name string) (*CellRecord, error) {
 	}
 	if d.More() {
 		return nil, fmt.Errorf("%s: more than one JSON value", name)
+	}
+	if err := jsondup.Check(name, data); err != nil {
+		return nil, err
 	}
 	if err := r.check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
