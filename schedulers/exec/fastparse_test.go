@@ -12,6 +12,10 @@ import (
 // TestFastParse: whatever the fast path decodes, it decodes as
 // encoding/json does; and it leaves to encoding/json what it cannot.
 func TestFastParse(t *testing.T) {
+	var r reply
+	if err := r.parse([]byte(`{"query":"job","job":1,"job":2}`)); err == nil || err.Error() != `key "job" given twice (column 24)` {
+		t.Errorf("a duplicate key: %v", err)
+	}
 	for _, c := range []struct {
 		line string
 		fast bool
@@ -24,7 +28,8 @@ func TestFastParse(t *testing.T) {
 		{`{"query":"task","job":1,"kind":"map","task":0,"busy":true}`, true},
 		{`{"query":"future","job":0}`, true},
 		{`{"actions":[{}]}`, true},
-		{`{"query":"job","job":1,"job":2}`, true},
+		{`{"query":"job","job":1,"job":2}`, false}, // parse refuses the duplicate
+		{`{"actions":[{"op":"kill","op":"launch"}]}`, false},
 		{`{"actions":[{"op":"launch","job":3.5}]}`, false},
 		{`{"actions":[{"op":"launch","job":2147483648}]}`, false},
 		{`{"actions":[{"op":"launch","job":-2147483649}]}`, false},
