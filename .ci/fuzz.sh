@@ -29,6 +29,8 @@ targets=(
 	traces/formats:FuzzImportSWF
 	traces/formats:FuzzImportSLS
 	traces/formats:FuzzImportAlibaba
+	traces/formats:FuzzExportRoundTrip
+	schedulers/exec:FuzzReply
 )
 secs=${FUZZTIME%s}
 [[ $secs =~ ^[0-9]+$ ]] || { echo "fuzz: FUZZTIME=$FUZZTIME; want seconds, e.g. 20s" >&2; exit 1; }

@@ -44,6 +44,10 @@ type Bootstrap struct {
 	// Rand is the only source of randomness; it is required, so that an
 	// interval is reproducible from its seed.
 	Rand *rand.Rand
+	// Done, when closed, stops RelChange between resamples (it then
+	// returns NaN bounds): an interrupted command ends at once rather than
+	// after millions of resamples. nil never stops.
+	Done <-chan struct{}
 }
 
 // DefaultResamples and DefaultLevel are the zero values' meanings.
@@ -51,6 +55,10 @@ const (
 	DefaultResamples = 2000
 	DefaultLevel     = 0.95
 )
+
+// MaxResamples bounds Resamples: a thousand times the default, far past
+// where a percentile interval stops moving, and still seconds per row.
+const MaxResamples = 2_000_000
 
 // WithDefaults returns bs with a zero Level and Resamples set to their
 // defaults, or an error naming a level outside (0, 1) or a negative
@@ -65,8 +73,8 @@ func (bs Bootstrap) WithDefaults() (Bootstrap, error) {
 	if bs.Resamples == 0 {
 		bs.Resamples = DefaultResamples
 	}
-	if bs.Resamples < 1 {
-		return bs, fmt.Errorf("resamples %d: want at least 1", bs.Resamples)
+	if bs.Resamples < 1 || bs.Resamples > MaxResamples {
+		return bs, fmt.Errorf("resamples %d: want 1 to %d", bs.Resamples, MaxResamples)
 	}
 	return bs, nil
 }
@@ -124,6 +132,13 @@ func (bs Bootstrap) RelChange(na int, a Statistic, nb int, b Statistic) Interval
 	ra, rb := make([]int, na), make([]int, nb)
 	repl := make([]float64, 0, reps)
 	for k := 0; k < reps; k++ {
+		if k%64 == 0 && bs.Done != nil {
+			select {
+			case <-bs.Done:
+				return Interval{out.Est, math.NaN(), math.NaN()}
+			default:
+			}
+		}
 		if bs.Blocks == nil {
 			for i := range ra {
 				ra[i] = bs.Rand.IntN(na)

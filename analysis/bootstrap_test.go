@@ -167,7 +167,7 @@ func TestBootstrapWithDefaults(t *testing.T) {
 	}{
 		{Bootstrap{Level: 1}, "level 1: want a confidence level between 0 and 1"},
 		{Bootstrap{Level: -0.5}, "level -0.5"},
-		{Bootstrap{Resamples: -3}, "resamples -3: want at least 1"},
+		{Bootstrap{Resamples: -3}, "resamples -3: want 1 to 2000000"},
 	} {
 		if _, err := c.bs.WithDefaults(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: error %v, want %q", c.bs, err, c.want)

@@ -133,6 +133,9 @@ type Writer struct {
 
 // NewWriter starts a trace with the given parameters on w.
 func NewWriter(w io.WriteSeeker, params map[string]string) (*Writer, error) {
+	if err := CheckParams(params); err != nil {
+		return nil, err
+	}
 	mem := memory.NewGoAllocator()
 	schema := Schema(&Trace{Params: params})
 	fw, err := ipc.NewFileWriter(w, ipc.WithSchema(schema), ipc.WithAllocator(mem))

@@ -137,6 +137,9 @@ func openIPC(r ipc.ReadAtSeeker) (*ipc.FileReader, []int, map[string]string, *ar
 			params[k] = md.Values()[i]
 		}
 	}
+	if err := CheckParams(params); err != nil {
+		return fail(err)
+	}
 	return fr, idx, params, layout, nil
 }
 

@@ -3,9 +3,12 @@ package traces
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // SchemaVersion is the version of the trace schema this package writes.
@@ -212,6 +215,11 @@ func (v *validator) check(i int, j *Job) error {
 	if err := v.unique(i, j.ID); err != nil {
 		return err
 	}
+	for _, c := range [...]struct{ col, v string }{{ColName, j.Name}, {ColPool, j.Pool}, {ColClass, j.Class}} {
+		if at := invalidUTF8(c.v); at >= 0 {
+			return rowErr(i, c.col, "byte %d (0x%02x) is not UTF-8; want UTF-8 text", at+1, c.v[at])
+		}
+	}
 	if !finiteNonNeg(j.Submit) {
 		return rowErr(i, ColSubmit, "%v; want a finite time >= 0", j.Submit)
 	}
@@ -304,3 +312,33 @@ func (v *validator) unique(i int, id int64) error {
 }
 
 func finiteNonNeg(x float64) bool { return x >= 0 && !math.IsInf(x, 1) && !math.IsNaN(x) }
+
+// invalidUTF8 is the offset of the first byte of s that is not UTF-8, or
+// -1 when s is UTF-8 text.
+func invalidUTF8(s string) int {
+	if utf8.ValidString(s) {
+		return -1
+	}
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, n := utf8.DecodeRuneInString(s[i:]); n <= 1 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// CheckParams refuses a parameter whose key or value is not UTF-8 text:
+// Arrow's metadata and every reader of it want UTF-8.
+func CheckParams(params map[string]string) error {
+	for _, k := range slices.Sorted(maps.Keys(params)) {
+		if at := invalidUTF8(k); at >= 0 {
+			return fmt.Errorf("%w: parameter %q: byte %d of the key is not UTF-8", ErrInvalid, k, at+1)
+		}
+		if at := invalidUTF8(params[k]); at >= 0 {
+			return fmt.Errorf("%w: parameter %s: byte %d of the value is not UTF-8", ErrInvalid, k, at+1)
+		}
+	}
+	return nil
+}

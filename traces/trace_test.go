@@ -256,3 +256,20 @@ func (m *memFile) Seek(off int64, whence int) (int64, error) {
 	}
 	return m.off, nil
 }
+
+// TestInvalidUTF8Refused: text columns and parameters hold UTF-8 only,
+// so a trace never stores bytes its readers would replace or refuse.
+func TestInvalidUTF8Refused(t *testing.T) {
+	j := Job{ID: 1, Name: "a\xffb", MapDurations: []float64{1}, ReduceDurations: []float64{}, ReduceShuffleBytes: []int64{}}
+	var re *RowError
+	if err := (&Trace{Jobs: []Job{j}}).Validate(); !errors.As(err, &re) || re.Column != ColName || !strings.Contains(re.Msg, "byte 2 (0xff)") {
+		t.Errorf("name: %v", err)
+	}
+	j.Name, j.Class = "a", "\xc3"
+	if err := (&Trace{Jobs: []Job{j}}).Validate(); !errors.As(err, &re) || re.Column != ColClass {
+		t.Errorf("class: %v", err)
+	}
+	if err := CheckParams(map[string]string{"ok": "x", "import.source": "in\xfe.csv"}); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "import.source") {
+		t.Errorf("params: %v", err)
+	}
+}

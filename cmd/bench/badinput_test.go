@@ -204,11 +204,21 @@ func TestBadClusters(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("nodes count=3 memory=15GiB\nnode memory=15XB\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	files := map[string]string{"nored.txt": "nodes count=3 map-slots=2 reduce-slots=0\n", "nomap.txt": "nodes count=3 map-slots=0 reduce-slots=2\n",
+		"slow.txt": "nodes count=3\nnode speed=1e-300\n"}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	out := filepath.Join(dir, "out")
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
+		{[]string{"--cluster", filepath.Join(dir, "nored.txt")}, "nored.txt: no node has a reduce slot; job 0 (row 0) of " + trace + " has"},
+		{[]string{"--cluster", filepath.Join(dir, "nomap.txt")}, "nomap.txt: no node has a map slot"},
+		{[]string{"--cluster", filepath.Join(dir, "slow.txt")}, `slow.txt:2: speed="1e-300": want a number from 0.001 to 1000`},
 		{[]string{"--cluster", bad}, bad + `:2: memory="15XB": want a size in MiB, or with a MiB/GiB/TiB suffix`},
 		{[]string{"--cluster", filepath.Join(dir, "none.txt")}, "none.txt"},
 		{[]string{"--cluster", "../../replay/clusterfile/testdata/hetero.txt", "--nodes", "5"}, "--nodes: the cluster file --cluster"},

@@ -65,6 +65,12 @@ func TestBadInputs(t *testing.T) {
 	swimGen := []string{"generate", "--swim", "{in}", "--original-nodes", "600", "--out", "{out}"}
 	sweep := []string{"sweep", "--out", "{out}", "{in}"}
 	compare := []string{"compare", "{in}", "{in}"}
+	importSWF := []string{"import", "swf", "{in}", "--out", "{out}"}
+	importCSV := []string{"import", "csv", "{in}", "--out", "{out}"}
+	importSLS := []string{"import", "sls", "{in}", "--out", "{out}"}
+	importAli := []string{"import", "alibaba2018", "{in}", "--out", "{out}"}
+	const swfLine = "1 0 5 100 4 -1 -1 4 200 1024 1 3 7 -1 -1 -1 -1 -1\n"
+	const group = `{"format": "sojourn-summary/1", "groups": [{"seeds": [1], "trace_sha256": ["a"], "cells": [0], "per_job": `
 	const w = `"workloads": [{"name": "a", "profile": "fb2009", "jobs": 3}]`
 	cases := []badCase{
 		// Traces, by inspect and replay.
@@ -124,6 +130,19 @@ func TestBadInputs(t *testing.T) {
 		{"wrong type", "summary.json", `{"format": "sojourn-sweep/1"}`, compare, []string{"summary.json: format"}},
 		{"missing field", "summary.json", `{"format": "sojourn-summary/1", "groups": [{"workload": "a", "per_job": {}}]}`, compare, []string{"summary.json: groups[0]", "0 seeds"}},
 		{"negative", "summary.json", `{"format": "sojourn-summary/1", "groups": [{"seeds": [1], "trace_sha256": ["a"], "cells": [0], "per_job": {"sojourn_s": [-1], "slowdown": [1], "node_local_maps": [1], "maps": [1]}}]}`, compare, []string{"summary.json: groups[0]", "per_job.sojourn_s[0] is -1"}},
+		{"impossible", "summary.json", group + `{"sojourn_s": [5], "slowdown": [2], "node_local_maps": [239], "maps": [100]}}]}`, compare, []string{"summary.json: groups[0]", "per_job.node_local_maps[0] is 239; want a whole number from 0 to the job's 100 maps"}},
+		{"impossible", "summary.json", group + `{"sojourn_s": [5], "slowdown": [0.5], "node_local_maps": [1], "maps": [1]}}]}`, compare, []string{"summary.json: groups[0]", "per_job.slowdown[0] is 0.5; want a finite value >= 1"}},
+		{"impossible", "summary.json", group + `{"sojourn_s": [5], "slowdown": [2], "node_local_maps": [1], "maps": [1]}}], "cells": [{"node_local_fraction": 2.389, "mean_slowdown": 2}]}`, compare, []string{"summary.json: cells[0]: node_local_fraction is 2.389"}},
+		{"duplicates", "summary.json", group + `{"sojourn_s": [5], "slowdown": [2], "node_local_maps": [1], "maps": [1], "maps": [2]}}]}`, compare, []string{"summary.json: line 1", `key "maps" given twice`}},
+		// Imported workloads: lines, text and keys.
+		{"overflow", "log.swf", strings.Repeat("1", 2<<20) + "\n", importSWF, []string{"log.swf:1: a line longer than 1048576 bytes (1 MiB)"}},
+		{"overflow", "jobs.csv", "submit_s,maps,reduces,map_durations_s,reduce_durations_s\n0,1,0,\"" + strings.Repeat("1\n", 1<<20), importCSV, []string{"jobs.csv:", "a row longer than 1048576 bytes"}},
+		{"overflow", "batch_task.csv", strings.Repeat("M", 2<<20), importAli, []string{"batch_task.csv:1: a line longer than"}},
+		{"garbage", "log.swf", swfLine + "; \xff\n", importSWF, []string{"log.swf:2: column 3: byte 0xff is not UTF-8"}},
+		{"garbage", "jobs.csv", "submit_s,name,maps,reduces,map_durations_s,reduce_durations_s\n0,\xc3(,1,0,5,\n", importCSV, []string{"jobs.csv:2: column 3: byte 0xc3 is not UTF-8"}},
+		{"garbage", "t.json", "{\"job.start.ms\": 0, \"job.id\": \"\\udc00\", \"job.tasks\": [{\"duration.ms\": 1}]}\n", importSLS, []string{"t.json:1: field job.id", "lone surrogate"}},
+		{"duplicates", "t.json", "{\"job.start.ms\": 0,\n \"job.queue.name\": \"a\", \"job.queue.name\": \"b\", \"job.tasks\": [{\"duration.ms\": 1}]}\n", importSLS, []string{"t.json:2: field \"job.queue.name\": column 25: given twice"}},
+		{"overflow", "t.json", "{\"job.start.ms\": \"" + strings.Repeat("9", 3000) + "\", \"job.tasks\": []}\n", importSLS, []string{"t.json:1: field job.start.ms", "… (3002 bytes); want an integer"}},
 	}
 	t.Logf("%d bad inputs", len(cases))
 	for i, c := range cases {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"sojourn/analysis"
 	"sojourn/run/compare"
 	"sojourn/run/sweep"
 )
@@ -63,6 +64,9 @@ func runCompare(c *cli.Context) error {
 		return fmt.Errorf("compare: give BASELINE and CANDIDATE (got %d arguments)", c.NArg())
 	}
 	basePath, candPath := c.Args().Get(0), c.Args().Get(1)
+	if n := c.Int("resamples"); n < 1 || n > analysis.MaxResamples {
+		return fmt.Errorf("--resamples %d: want 1 to %d", n, analysis.MaxResamples)
+	}
 	base, err := sweep.ReadSummary(basePath)
 	if err != nil {
 		return err

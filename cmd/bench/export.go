@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -40,6 +41,9 @@ func exportCommand() *cli.Command {
 			if !slices.Contains(formats.ExportFormats, format) {
 				return fmt.Errorf("export: unknown format %q; want one of %s", format, strings.Join(formats.ExportFormats, ", "))
 			}
+			if sameFile(path, out) {
+				return fmt.Errorf("--out: %s is the TRACE input; writing it would replace the trace being read", out)
+			}
 			r, err := traces.Open(path)
 			if err != nil {
 				return err
@@ -51,6 +55,10 @@ func exportCommand() *cli.Command {
 				notes, err = formats.Export(format, f, r.Params(), r.Next)
 				return err
 			})
+			var ee *formats.ExportError
+			if errors.As(err, &ee) {
+				return fmt.Errorf("%s: %w; nothing written to %s", path, err, out)
+			}
 			if err != nil {
 				return fmt.Errorf("%s: %w", out, err)
 			}

@@ -87,6 +87,11 @@ func runImport(c *cli.Context) error {
 	} else if fi.IsDir() {
 		return fmt.Errorf("%s: a directory; want a %s file", path, format)
 	}
+	for _, in := range []struct{ flag, path string }{{"FILE", path}, {"--tasks", c.String("tasks")}} {
+		if in.path != "" && sameFile(in.path, out) {
+			return fmt.Errorf("--out: %s is the %s input; writing it would replace the workload being read", out, in.flag)
+		}
+	}
 	if c.IsSet("tasks") && format != "csv" {
 		return fmt.Errorf("--tasks: applies only to csv")
 	}
@@ -101,6 +106,14 @@ func runImport(c *cli.Context) error {
 			return fmt.Errorf("--%s: applies only to swim", f)
 		}
 	}
+	if c.IsSet("seed") && format != "csv" && format != "swim" {
+		return fmt.Errorf("--seed: applies only to csv (the skew of map_mean_s) and swim")
+	}
+	for _, f := range []string{"map-memory", "reduce-memory"} {
+		if c.IsSet(f) && format == "swim" {
+			return fmt.Errorf("--%s: applies to csv, swf, sls and alibaba2018, not swim (its generator sizes the tasks)", f)
+		}
+	}
 	if format == "swim" {
 		return importSWIM(c, path, out)
 	}
@@ -109,11 +122,18 @@ func runImport(c *cli.Context) error {
 		return fmt.Errorf("--swf.status: %q; want keep or drop", opt.SWFStatus)
 	}
 	var err error
-	if opt.MapMemory, err = parseBytes(c.String("map-memory")); err != nil {
-		return fmt.Errorf("--map-memory: %v", err)
-	}
-	if opt.ReduceMemory, err = parseBytes(c.String("reduce-memory")); err != nil {
-		return fmt.Errorf("--reduce-memory: %v", err)
+	for _, m := range []struct {
+		flag string
+		dst  *int64
+	}{{"map-memory", &opt.MapMemory}, {"reduce-memory", &opt.ReduceMemory}} {
+		v, err := parseBytes(c.String(m.flag))
+		if err != nil {
+			return fmt.Errorf("--%s: %v", m.flag, err)
+		}
+		if v == 0 {
+			return fmt.Errorf("--%s: 0; want a byte count > 0, the memory of a task whose source gives none", m.flag)
+		}
+		*m.dst = v
 	}
 	machine, err := parseBytes(c.String("alibaba.machine-memory"))
 	if err != nil || machine == 0 {
@@ -151,16 +171,25 @@ func runImport(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if c.IsSet("seed") && format == "csv" && imp.Params()["import.seed"] == "" {
+		return fmt.Errorf("--seed: %s has no map_mean_s column; the seed drives only the skew of mean durations", path)
+	}
 	jobs, maps, reduces, err := writeTrace(out, imp.Params(), imp.Next)
-	for _, n := range imp.Notes() {
-		fmt.Fprintln(c.App.ErrWriter, "import:", n)
+	if errors.Is(err, errNoJobs) && len(imp.Notes()) > 0 {
+		return fmt.Errorf("%w: %s", err, strings.Join(imp.Notes(), "; "))
 	}
 	if err != nil {
-		return err
+		return err // one line: the notes describe a trace not written
+	}
+	for _, n := range imp.Notes() {
+		fmt.Fprintln(c.App.ErrWriter, "import:", n)
 	}
 	fmt.Fprintf(c.App.Writer, "wrote %s: %d jobs, %d maps, %d reduces (from %s %s)\n", out, jobs, maps, reduces, format, path)
 	return nil
 }
+
+// errNoJobs is the error of a source that gives no job.
+var errNoJobs = errors.New("no job to import (every job was skipped, or the file has none); a trace needs one")
 
 // writeTrace writes the jobs next hands out to a trace at out, atomically.
 // An error about the source names the source, not the trace.
@@ -171,7 +200,7 @@ func writeTrace(out string, params map[string]string, next func(*traces.Job) err
 		for {
 			switch err := next(&j); {
 			case errors.Is(err, io.EOF) && jobs == 0:
-				srcErr = fmt.Errorf("%s: no job to import (every job was skipped, or the file has none); a trace needs one", params["import.source"])
+				srcErr = fmt.Errorf("%s: %w", params["import.source"], errNoJobs)
 				return srcErr
 			case errors.Is(err, io.EOF):
 				return nil
@@ -204,6 +233,9 @@ func importSWIM(c *cli.Context, path, out string) error {
 	if c.IsSet("original-nodes") && cfg.OriginalNodes <= 0 {
 		return errors.New("--original-nodes: want 1 or more")
 	}
+	if c.IsSet("nodes") && cfg.Nodes <= 0 {
+		return fmt.Errorf("--nodes: %d; want 1 or more", cfg.Nodes)
+	}
 	if err := cfg.Validate(); err != nil {
 		return flagError(err)
 	}
@@ -228,6 +260,9 @@ func importSWIM(c *cli.Context, path, out string) error {
 			j.SourceLine = lines[i]
 		}
 		i++
+		if j.Submit > formats.MaxSeconds {
+			return fmt.Errorf("%s:%d: column 2 (submit_s): %v s is too large; want a submit time <= %g s (31.7 years)", path, j.SourceLine, j.Submit, float64(formats.MaxSeconds))
+		}
 		return nil
 	}
 	jobs, maps, reduces, err := writeTrace(out, params, next)

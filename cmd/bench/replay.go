@@ -337,6 +337,9 @@ func runReplay(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := checkTaskKinds(cluster, c.String("cluster"), c.String("trace")); err != nil {
+		return err
+	}
 	outDir := func(name string) string {
 		if out := c.String("out"); out != "" && len(entries) > 1 {
 			return filepath.Join(out, name)

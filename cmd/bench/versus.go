@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"sojourn/analysis"
 	"sojourn/run"
 	"sojourn/run/versus"
 	"sojourn/schedulers"
@@ -77,14 +78,21 @@ func versusCommand() *cli.Command {
 	}
 }
 
+// maxVersusSeeds bounds --seeds: a thousand seeds is two thousand
+// replays per workload, hours of a small cluster's day each.
+const maxVersusSeeds = 1000
+
 // parseSeeds reads "1-20" or "1,2,5".
 func parseSeeds(s string) ([]uint64, error) {
 	bad := fmt.Errorf("--seeds %q: want a range a-b (a <= b) or a list a,b,c of non-negative integers", s)
 	if a, b, ok := strings.Cut(s, "-"); ok {
 		lo, err1 := strconv.ParseUint(strings.TrimSpace(a), 10, 64)
 		hi, err2 := strconv.ParseUint(strings.TrimSpace(b), 10, 64)
-		if err1 != nil || err2 != nil || hi < lo || hi-lo >= 100000 {
+		if err1 != nil || err2 != nil || hi < lo {
 			return nil, bad
+		}
+		if hi-lo >= maxVersusSeeds {
+			return nil, fmt.Errorf("--seeds %q: %d seeds; want at most %d (each is two replays per workload)", s, hi-lo+1, maxVersusSeeds)
 		}
 		var out []uint64
 		for x := lo; x <= hi; x++ {
@@ -93,6 +101,9 @@ func parseSeeds(s string) ([]uint64, error) {
 		return out, nil
 	}
 	var out []uint64
+	if n := strings.Count(s, ",") + 1; n > maxVersusSeeds {
+		return nil, fmt.Errorf("--seeds: %d seeds; want at most %d (each is two replays per workload)", n, maxVersusSeeds)
+	}
 	for _, f := range strings.Split(s, ",") {
 		x, err := strconv.ParseUint(strings.TrimSpace(f), 10, 64)
 		if err != nil {
@@ -124,8 +135,8 @@ func runVersus(c *cli.Context) error {
 	if !(o.Level > 0 && o.Level < 1) {
 		return fmt.Errorf("--level %v: want a confidence level between 0 and 1", o.Level)
 	}
-	if o.Resamples < 1 {
-		return fmt.Errorf("--resamples %d: want at least 1", o.Resamples)
+	if o.Resamples < 1 || o.Resamples > analysis.MaxResamples {
+		return fmt.Errorf("--resamples %d: want 1 to %d", o.Resamples, analysis.MaxResamples)
 	}
 	switch o.Resample = c.String("resample"); o.Resample {
 	case versus.ResampleWindows, versus.ResampleSeeds:
@@ -231,6 +242,9 @@ func runVersus(c *cli.Context) error {
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	rep, err := versus.Run(ctx, s, dir, c.Int("parallel"), run.NewProgress(c.App.ErrWriter), o)
+	if ctx.Err() != nil && c.String("out") == "" {
+		return fmt.Errorf("versus: interrupted; removed the temporary sweep %s", dir)
+	}
 	if err != nil {
 		return err
 	}

@@ -9,12 +9,16 @@ import (
 // MaxExtra times MaxNodes, fit in an int64: a cluster's totals never
 // overflow.
 const (
-	MaxNodes      = 1_000_000         // nodes in a file, all lines together
-	MaxSlots      = 1024              // map slots, and reduce slots, of one node
-	MaxMemoryMB   = 1 << 40           // memory of one node, in MiB
-	MaxVcores     = 1_000_000         // vcores of one node
-	MaxExtra      = 1 << 40           // amount of an extra resource on one node
-	MaxSpeed      = 1000              // relative speed of one node
+	MaxNodes    = 1_000_000 // nodes in a file, all lines together
+	MaxSlots    = 1024      // map slots, and reduce slots, of one node
+	MaxMemoryMB = 1 << 40   // memory of one node, in MiB
+	MaxVcores   = 1_000_000 // vcores of one node
+	MaxExtra    = 1 << 40   // amount of an extra resource on one node
+	MaxSpeed    = 1000      // relative speed of one node
+	// MinSpeed keeps a task's time on the node within the replay's clock:
+	// a 1e9 s task (the importers' longest) takes 1e12 s at 0.001, below
+	// the int64 µs clock's 9.2e12 s; speed=1e-300 overflowed it.
+	MinSpeed      = 0.001
 	MaxExtraTypes = 2                 // extra resource types a file may declare
 	MaxLegacyGiB  = MaxMemoryMB >> 10 // memory of a legacy line, in GiB
 	MaxNameBytes  = 256               // length of a rack or node name
@@ -145,8 +149,8 @@ func (n *Node) validate(extra []string) string {
 		return fmt.Sprintf("map slots %d; want 0 to %d", n.MapSlots, MaxSlots)
 	case n.ReduceSlots < 0 || n.ReduceSlots > MaxSlots:
 		return fmt.Sprintf("reduce slots %d; want 0 to %d", n.ReduceSlots, MaxSlots)
-	case math.IsNaN(n.Speed) || n.Speed <= 0 || n.Speed > MaxSpeed:
-		return fmt.Sprintf("speed %v; want a number > 0 and <= %d", n.Speed, MaxSpeed)
+	case math.IsNaN(n.Speed) || !(n.Speed >= MinSpeed) || n.Speed > MaxSpeed:
+		return fmt.Sprintf("speed %v; want a number from %g to %d", n.Speed, MinSpeed, MaxSpeed)
 	case len(n.Extra) != len(extra):
 		return fmt.Sprintf("%d extra amounts for %d extra resource types", len(n.Extra), len(extra))
 	}

@@ -122,7 +122,7 @@ func TestValidate(t *testing.T) {
 		{func(c *clusterfile.Cluster) { c.Groups[0].Node.Vcores = -1 }, "clusterfile: group 0: vcores -1; want 1 to 1000000"},
 		{func(c *clusterfile.Cluster) { c.Groups[0].Node.MapSlots = 2000 }, "clusterfile: group 0: map slots 2000; want 0 to 1024"},
 		{func(c *clusterfile.Cluster) { c.Groups[0].Node.ReduceSlots = -1 }, "clusterfile: group 0: reduce slots -1; want 0 to 1024"},
-		{func(c *clusterfile.Cluster) { c.Groups[0].Node.Speed = 0 }, "clusterfile: group 0: speed 0; want a number > 0 and <= 1000"},
+		{func(c *clusterfile.Cluster) { c.Groups[0].Node.Speed = 0 }, "clusterfile: group 0: speed 0; want a number from 0.001 to 1000"},
 		{func(c *clusterfile.Cluster) { c.Groups[0].Node.Extra = nil }, "clusterfile: group 0: 0 extra amounts for 1 extra resource types"},
 		{func(c *clusterfile.Cluster) { c.Groups[0].Node.Extra[0] = -2 }, "clusterfile: group 0: extra resource gpu: -2; want 0 to 1099511627776"},
 	} {

@@ -15,7 +15,7 @@ var reserved = []string{"memory", "vcores", "map-slots", "reduce-slots", "speed"
 const (
 	wantSize  = "want a size in MiB, or with a MiB/GiB/TiB suffix"
 	wantName  = "want printable ASCII without spaces, '#' or '='"
-	wantSpeed = "want a number > 0 and <= 1000"
+	wantSpeed = "want a number from 0.001 to 1000"
 )
 
 // parseInt parses a decimal integer of digits only, in [lo, hi]; ok is
@@ -94,14 +94,14 @@ func formatSize(mb int64) string {
 }
 
 // parseSpeed parses a relative speed: a finite decimal number (an
-// exponent allowed) > 0 and <= MaxSpeed. NaN, Inf and hexadecimal are
-// refused.
+// exponent allowed) from MinSpeed to MaxSpeed. NaN, Inf and hexadecimal
+// are refused.
 func parseSpeed(s string) (float64, bool) {
 	if s == "" || len(s) > 64 || strings.Trim(s, "0123456789.eE+-") != "" {
 		return 0, false
 	}
 	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(v) || !(v > 0) || v > MaxSpeed {
+	if err != nil || math.IsNaN(v) || !(v >= MinSpeed) || v > MaxSpeed {
 		return 0, false
 	}
 	return v, true

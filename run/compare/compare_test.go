@@ -247,7 +247,7 @@ func TestOptionErrors(t *testing.T) {
 	}{
 		{Options{Threshold: -1}, "threshold -1: want a relative change >= 0"},
 		{Options{Level: 1.5}, "level 1.5: want a confidence level between 0 and 1"},
-		{Options{Resamples: -3}, "resamples -3: want at least 1"},
+		{Options{Resamples: -3}, "resamples -3: want 1 to 2000000"},
 		{Options{Metrics: []string{"mean", "p99"}}, `metric "p99": want one of mean, median, p95, slowdown, local`},
 	} {
 		if _, err := Compare(s, s, c.o); err == nil || err.Error() != c.want {

@@ -163,7 +163,7 @@ func expand(s *Spec, path string) (*Plan, error) {
 			}
 			for _, combo := range product(names, s.Parameters) {
 				for _, seed := range s.Seeds {
-					c, err := newCell(len(p.Cells), w, pol, s.Exec, combo, seed, s.Fixed)
+					c, err := newCell(p.Dir, len(p.Cells), w, pol, s.Exec, combo, seed, s.Fixed)
 					if err != nil {
 						return nil, err
 					}
@@ -233,7 +233,7 @@ func product(names []string, values map[string][]Value) []map[string]string {
 
 // newCell builds cell i: policy pol (a built-in or one of the external
 // policies of external) on workload w with the swept params and seed.
-func newCell(i int, w *Workload, pol string, external map[string]string, params map[string]string, seed uint64, fixed map[string]Value) (*run.Cell, error) {
+func newCell(dir string, i int, w *Workload, pol string, external map[string]string, params map[string]string, seed uint64, fixed map[string]Value) (*run.Cell, error) {
 	c := &run.Cell{Index: i, Dir: cellDir(i), TraceFile: traceFile(w, seed), Workload: w.Name, Policy: pol, Options: map[string]string{},
 		Labels: map[string]string{workloadLabel: w.Name, seedLabel: fmt.Sprint(seed)}}
 	if command, ok := external[pol]; ok {
@@ -249,6 +249,9 @@ func newCell(i int, w *Workload, pol string, external map[string]string, params 
 				c.Options[opt] = v
 			}
 			return
+		}
+		if clusterParams[k].kind == kindPath {
+			v = inDir(dir, v)
 		}
 		clusterParams[k].set(&c.Cluster, v)
 	}

@@ -42,7 +42,7 @@ func sampleCell() *CellRecord {
 		CellCoords: CellCoords{Index: 3, Dir: cellDir(3), Workload: "a", Policy: "fair",
 			Params: map[string]string{"nodes": "10"}, Seed: 2},
 		Trace: "traces/a-1.arrow", TraceSum: strings.Repeat("ab", 32),
-		Figures: Figures{Jobs: 2, MeanSojournS: 15, MedianSojournS: 15, P95SojournS: 19.5, MeanSlowdown: 1.5, NodeLocalFraction: 0.75},
+		Figures: Figures{Jobs: 2, MeanSojournS: 15, MedianSojournS: 15, P95SojournS: 20, MeanSlowdown: 1.5, NodeLocalFraction: 0.75},
 		PerJob:  PerJob{SojournS: []float64{10, 20}, Slowdown: []float64{1, 2}, NodeLocalMaps: []float64{1, 2}, Maps: []float64{1, 3}},
 	}
 }

@@ -6,13 +6,16 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"sojourn/analysis"
 	"sojourn/internal/atomicfile"
+	"sojourn/internal/jsondup"
 	"sojourn/replay"
 	"sojourn/run"
 	"sojourn/traces"
@@ -122,6 +125,52 @@ type CellRecord struct {
 	TraceSum string `json:"trace_sha256"` // of the trace file's bytes
 	Figures
 	PerJob PerJob `json:"per_job"`
+	// Files are the cell's files besides cell.json, by name, with their
+	// sizes and SHA-256 as written: bench merge copies these and only
+	// these, after checking them.
+	Files []FileSum `json:"files,omitempty"`
+}
+
+// FileSum is one file of a cell as it was written.
+type FileSum struct {
+	Name   string `json:"name"`
+	Bytes  int64  `json:"bytes"`
+	SHA256 string `json:"sha256"`
+}
+
+// sumFiles lists the files of dir but skip, sorted, with sizes and sums.
+func sumFiles(dir, skip string) ([]FileSum, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []FileSum
+	for _, e := range ents {
+		if e.Name() == skip || e.IsDir() {
+			continue
+		}
+		n, sum, err := fileSum(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, FileSum{Name: e.Name(), Bytes: n, SHA256: sum})
+	}
+	return out, nil
+}
+
+// fileSum is the size and SHA-256 (hex) of the file at path.
+func fileSum(path string) (int64, string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return 0, "", fmt.Errorf("%s: %w", path, err)
+	}
+	return n, hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // CellCoords places a cell in its sweep. Embedded, its fields are
@@ -166,6 +215,9 @@ func ParseCell(data []byte, name string) (*CellRecord, error) {
 	if d.More() {
 		return nil, fmt.Errorf("%s: more than one JSON value", name)
 	}
+	if err := jsondup.Check(name, data); err != nil {
+		return nil, err
+	}
 	if err := r.check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -184,6 +236,16 @@ func (r *CellRecord) check() error {
 	}
 	if b, err := hex.DecodeString(r.TraceSum); err != nil || len(b) != sha256.Size {
 		return fmt.Errorf("trace_sha256 %q; want 64 hex digits", r.TraceSum)
+	}
+	names := map[string]bool{CellFile: true}
+	for i, f := range r.Files {
+		if f.Name == "" || f.Name != path.Base(f.Name) || f.Name == "." || f.Name == ".." || strings.ContainsAny(f.Name, "/\\") || names[f.Name] {
+			return fmt.Errorf("files[%d]: name %q; want a file name of the cell's directory, once", i, f.Name)
+		}
+		names[f.Name] = true
+		if b, err := hex.DecodeString(f.SHA256); err != nil || len(b) != sha256.Size || f.Bytes < 0 {
+			return fmt.Errorf("files[%d] (%s): %d bytes, sha256 %q; want a size >= 0 and 64 hex digits", i, f.Name, f.Bytes, f.SHA256)
+		}
 	}
 	p := &r.PerJob
 	n := len(p.SojournS)
@@ -204,6 +266,19 @@ func (r *CellRecord) check() error {
 		}
 		if p.NodeLocalMaps[i] > p.Maps[i] {
 			return fmt.Errorf("per_job.node_local_maps[%d] is %v, more than its %v maps", i, p.NodeLocalMaps[i], p.Maps[i])
+		}
+	}
+	// The figures are the per-job lists' summary: an edited figure no
+	// longer is.
+	want := p.Figures()
+	for _, f := range [...]struct {
+		name      string
+		got, want Float
+	}{{"mean_sojourn_s", r.MeanSojournS, want.MeanSojournS}, {"median_sojourn_s", r.MedianSojournS, want.MedianSojournS},
+		{"p95_sojourn_s", r.P95SojournS, want.P95SojournS}, {"mean_slowdown", r.MeanSlowdown, want.MeanSlowdown},
+		{"node_local_fraction", r.NodeLocalFraction, want.NodeLocalFraction}} {
+		if f.got != f.want && !(math.IsNaN(float64(f.got)) && math.IsNaN(float64(f.want))) {
+			return fmt.Errorf("%s is %v; its per_job lists give %v (edited?)", f.name, float64(f.got), float64(f.want))
 		}
 	}
 	return nil

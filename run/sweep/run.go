@@ -219,7 +219,11 @@ func (r *Runner) runCell(tc *traceCache, c *run.Cell, taken map[string]bool) err
 	if err != nil {
 		return err
 	}
-	if err := writeJSON(filepath.Join(tmp, CellFile), newRecord(c, te.file, te.sum, te.trace, o.Result)); err != nil {
+	rec := newRecord(c, te.file, te.sum, te.trace, o.Result)
+	if rec.Files, err = sumFiles(tmp, CellFile); err != nil {
+		return err
+	}
+	if err := writeJSON(filepath.Join(tmp, CellFile), rec); err != nil {
 		return err
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {

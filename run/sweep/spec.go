@@ -15,6 +15,7 @@ import (
 	"strings"
 	"unicode"
 
+	"sojourn/internal/jsondup"
 	"sojourn/internal/shellwords"
 	"sojourn/replay"
 	"sojourn/replay/clusterfile"
@@ -46,6 +47,10 @@ type Spec struct {
 	// Seeds seed both the generated workloads and the replays; the
 	// default is [1].
 	Seeds Seeds `json:"seeds,omitempty"`
+
+	// dir is the sweep file's directory, which relative paths in it
+	// (traces, cluster files) are relative to.
+	dir string
 }
 
 // Workload is a generated profile or a trace file.
@@ -159,7 +164,7 @@ func decode(path string, data []byte) (*Spec, error) {
 	if d.More() {
 		return nil, fmt.Errorf("%s: more than one JSON value", path)
 	}
-	if err := checkDuplicates(path, data); err != nil {
+	if err := jsondup.Check(path, data); err != nil {
 		return nil, err
 	}
 	return &s, nil
@@ -246,7 +251,7 @@ func (s *Spec) check() error {
 		}
 		seen := map[Value]int{}
 		for i, v := range s.Parameters[k] {
-			if err := checkParam(k, v, pols, s.Exec); err != nil {
+			if err := checkParam(s.dir, k, v, pols, s.Exec); err != nil {
 				return fmt.Errorf("parameters.%s[%d]: %v", shown(k), i, err)
 			}
 			// Two equal values would make two groups of identical cells,
@@ -258,7 +263,7 @@ func (s *Spec) check() error {
 		}
 	}
 	for _, k := range sortedKeys(s.Fixed) {
-		if err := checkParam(k, s.Fixed[k], pols, s.Exec); err != nil {
+		if err := checkParam(s.dir, k, s.Fixed[k], pols, s.Exec); err != nil {
 			return fmt.Errorf("fixed.%s: %v", shown(k), err)
 		}
 	}
@@ -291,7 +296,7 @@ func shown(s string) string {
 // parse, and a policy option must name a listed policy and one of its
 // options (its value is checked when the cells are built); an external
 // policy's options are exec's but its command and name, which exec gives.
-func checkParam(name string, v Value, policies map[string]bool, external map[string]string) error {
+func checkParam(dir, name string, v Value, policies map[string]bool, external map[string]string) error {
 	if raw, bad := strings.CutPrefix(string(v), badValue); bad {
 		return fmt.Errorf("want a number, a string or true/false, got %s", shown(raw))
 	}
@@ -301,7 +306,7 @@ func checkParam(name string, v Value, policies map[string]bool, external map[str
 		if !ok {
 			return fmt.Errorf("unknown parameter; want a policy option policy.option or one of %s", strings.Join(sortedKeys(clusterParams), ", "))
 		}
-		if err := p.check(string(v)); err != nil {
+		if err := p.check(dir, string(v)); err != nil {
 			return err
 		}
 		// The range of every cluster parameter is replay's, as for
@@ -341,7 +346,7 @@ func checkParam(name string, v Value, policies map[string]bool, external map[str
 	return fmt.Errorf("%s has no option %q (options: %s)", shown(pol), opt, strings.Join(names, ", "))
 }
 
-func (p clusterParam) check(v string) error {
+func (p clusterParam) check(dir, v string) error {
 	var err error
 	switch p.kind {
 	case kindInt:
@@ -355,7 +360,7 @@ func (p clusterParam) check(v string) error {
 			return err
 		}
 	case kindPath:
-		_, err := clusterfile.Load(v)
+		_, err := clusterfile.Load(inDir(dir, v))
 		return err
 	}
 	if err != nil {
@@ -376,6 +381,7 @@ func sortedKeys[V any](m map[string]V) []string {
 // NewPlan checks a sweep built in memory and expands it into its cells;
 // trace files are relative to dir. Errors name the field.
 func NewPlan(s *Spec, dir string) (*Plan, error) {
+	s.dir = dir
 	if err := s.check(); err != nil {
 		return nil, err
 	}
@@ -393,6 +399,7 @@ func Load(path string) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.dir = filepath.Dir(path)
 	if err := s.check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -401,4 +408,13 @@ func Load(path string) (*Plan, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return p, nil
+}
+
+// inDir resolves a path of the sweep file: relative to its directory,
+// as the traces are, not to the working directory.
+func inDir(dir, path string) string {
+	if filepath.IsAbs(path) || dir == "" {
+		return path
+	}
+	return filepath.Join(dir, path)
 }

@@ -205,3 +205,29 @@ func TestSweepDirectoryLock(t *testing.T) {
 	r1()
 	r2()
 }
+
+// TestClusterPathRelativeToSweepFile: a cluster file named in a sweep
+// file is found beside the sweep file, as its traces are, whatever the
+// working directory; a file of the same name in the working directory is
+// not the one replayed.
+func TestClusterPathRelativeToSweepFile(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sub")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "c.txt"), []byte("nodes count=7\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec := `{"name": "x", "workloads": [{"name": "a", "profile": "fb2009", "jobs": 3}], "policies": ["fifo"], "fixed": {"cluster": "c.txt"}}`
+	path := filepath.Join(dir, "s.json")
+	if err := os.WriteFile(path, []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(p.Cells[0].Cluster.Cluster); got != 7 {
+		t.Errorf("%d nodes; want the 7 of %s", got, filepath.Join(dir, "c.txt"))
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"sojourn/internal/jsondup"
 )
 
 // Files at the top of a sweep's output directory.
@@ -207,6 +209,9 @@ func ParseSummary(data []byte, name string) (*Summary, error) {
 	if err := json.Unmarshal(data, &s); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, strings.TrimPrefix(err.Error(), "json: "))
 	}
+	if err := jsondup.Check(path, data); err != nil {
+		return nil, err
+	}
 	if s.Format != SummaryFormat {
 		return nil, fmt.Errorf("%s: format %q, want %q (a summary.json of bench sweep)", path, s.Format, SummaryFormat)
 	}
@@ -229,8 +234,33 @@ func ParseSummary(data []byte, name string) (*Summary, error) {
 			}
 		}
 		for k, v := range p.Slowdown {
-			if !(v >= 0) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("%s: groups[%d] (%s): per_job.slowdown[%d] is %v; want a finite value >= 0", path, i, g.Key(), k, v)
+			if !(v >= 1) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("%s: groups[%d] (%s): per_job.slowdown[%d] is %v; want a finite value >= 1 (sojourn / the job's ideal run time)", path, i, g.Key(), k, v)
+			}
+		}
+		for k := range p.Maps {
+			m, l := p.Maps[k], p.NodeLocalMaps[k]
+			if !(m >= 0) || m > 1<<31 || m != math.Trunc(m) {
+				return nil, fmt.Errorf("%s: groups[%d] (%s): per_job.maps[%d] is %v; want a whole number of maps >= 0", path, i, g.Key(), k, m)
+			}
+			if !(l >= 0) || l > m || l != math.Trunc(l) {
+				return nil, fmt.Errorf("%s: groups[%d] (%s): per_job.node_local_maps[%d] is %v; want a whole number from 0 to the job's %v maps", path, i, g.Key(), k, l, m)
+			}
+		}
+	}
+	for i, c := range s.Cells {
+		if f := float64(c.NodeLocalFraction); f < 0 || f > 1 {
+			return nil, fmt.Errorf("%s: cells[%d]: node_local_fraction is %v; want a fraction from 0 to 1", path, i, f)
+		}
+		if f := float64(c.MeanSlowdown); f < 1 {
+			return nil, fmt.Errorf("%s: cells[%d]: mean_slowdown is %v; want a value >= 1", path, i, f)
+		}
+		for _, x := range []struct {
+			name string
+			v    Float
+		}{{"mean_sojourn_s", c.MeanSojournS}, {"median_sojourn_s", c.MedianSojournS}, {"p95_sojourn_s", c.P95SojournS}} {
+			if x.v < 0 {
+				return nil, fmt.Errorf("%s: cells[%d]: %s is %v; want a time >= 0", path, i, x.name, float64(x.v))
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -371,6 +372,88 @@ func TestMergeChecksCells(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(out, cellDir(3))); err == nil {
 			t.Errorf("%s: the damaged cell was copied", damage.name)
 		}
+	}
+}
+
+// TestMergeVerifiesFiles: merge checks every file of a cell it takes
+// against the sizes and SHA-256 its cell.json recorded, and every trace
+// against the cells' trace_sha256, before it writes anything: a
+// truncated result, a tampered trace or an edited figure is one line
+// naming the file, and the output holds no cell or trace. A file a sweep
+// did not write is not copied.
+func TestMergeVerifiesFiles(t *testing.T) {
+	p := load(t, strings.Replace(tinySweep, `"to": 20`, `"to": 1`, 1))
+	for _, c := range []struct {
+		name   string
+		damage func(t *testing.T, in string) string // the file the error names
+		want   string
+	}{
+		{"truncated result", func(t *testing.T, in string) string {
+			f := filepath.Join(in, cellDir(3), "jobs.arrow")
+			if err := os.Truncate(f, 100); err != nil {
+				t.Fatal(err)
+			}
+			return f
+		}, "100 bytes; cell.json records"},
+		{"missing result", func(t *testing.T, in string) string {
+			f := filepath.Join(in, cellDir(3), "jobs.arrow")
+			if err := os.Remove(f); err != nil {
+				t.Fatal(err)
+			}
+			return f
+		}, "missing; cell.json records"},
+		{"tampered trace", func(t *testing.T, in string) string {
+			ents, _ := filepath.Glob(filepath.Join(in, "traces", "*.arrow"))
+			b, err := os.ReadFile(ents[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			b[len(b)/2] ^= 1
+			if err := os.WriteFile(ents[0], b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return ents[0]
+		}, "changed since the cells replayed it"},
+		{"edited figure", func(t *testing.T, in string) string {
+			f := filepath.Join(in, cellDir(3), CellFile)
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b = regexp.MustCompile(`"mean_sojourn_s": [0-9.e+-]+`).ReplaceAll(b, []byte(`"mean_sojourn_s": 1`))
+			if err := os.WriteFile(f, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return f
+		}, "mean_sojourn_s is 1; its per_job lists give"},
+	} {
+		in := t.TempDir()
+		if _, err := runner(in, &counter{}).Run(context.Background(), p); err != nil {
+			t.Fatal(err)
+		}
+		file := c.damage(t, in)
+		out := filepath.Join(t.TempDir(), "m")
+		_, err := Merge(out, []string{in})
+		if err == nil || !strings.Contains(err.Error(), file+": ") || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: merge error %v; want one line naming %s and %q", c.name, err, file, c.want)
+		}
+		for _, d := range []string{"cells", "traces", ManifestFile} {
+			if _, err := os.Stat(filepath.Join(out, d)); err == nil {
+				t.Errorf("%s: %s written after the error", c.name, d)
+			}
+		}
+	}
+	in := t.TempDir()
+	if _, err := runner(in, &counter{}).Run(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(in, cellDir(2)), "notes.txt", "mine")
+	out := filepath.Join(t.TempDir(), "m")
+	if _, err := Merge(out, []string{in}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(out, cellDir(2), "notes.txt")); err == nil {
+		t.Error("a file the sweep did not write was copied")
 	}
 }
 

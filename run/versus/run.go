@@ -97,6 +97,7 @@ func Run(ctx context.Context, s *Setup, dir string, workers int, progress run.Re
 	if o.Baseline == o.Candidate {
 		return nil, fmt.Errorf("baseline and candidate are both named %s (an external policy declares it); name them apart, --exec NAME=COMMAND", o.Baseline)
 	}
+	o.Done = ctx.Done()
 	return Read(dir, o)
 }
 

@@ -1,6 +1,7 @@
 package versus
 
 import (
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -51,6 +52,9 @@ type Options struct {
 	// both 0: DefaultWindowJobs.
 	Window     float64
 	WindowJobs int
+	// Done, when closed, stops the bootstrap: Read then fails with
+	// ErrInterrupted.
+	Done <-chan struct{}
 	// only, if set, restricts the rows to the classes and metrics it
 	// accepts (the calibration needs few of them).
 	only func(class, metric string) bool
@@ -267,7 +271,7 @@ func comparePair(b, c *group, o Options) ([]Row, error) {
 				Seeds: len(b.seeds), Traces: distinct(b.sums), Resampling: rs.method, WindowS: rs.window, WindowJobs: rs.windowJobs}
 			h := fnv.New64a()
 			fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s", row.Workload, row.Params, row.Class, row.Metric)
-			bs := analysis.Bootstrap{Resamples: o.Resamples, Level: o.Level, Paired: true, Rand: rand.New(rand.NewPCG(o.Seed, h.Sum64()))}
+			bs := analysis.Bootstrap{Resamples: o.Resamples, Level: o.Level, Paired: true, Rand: rand.New(rand.NewPCG(o.Seed, h.Sum64())), Done: o.Done}
 			bx, cx := values(b, m, class), values(c, m, class)
 			for _, xs := range bx {
 				row.Jobs += len(xs)
@@ -282,6 +286,9 @@ func comparePair(b, c *group, o Options) ([]Row, error) {
 				row.Change = bs.RelChange(n, pooledStat(b, m, class), n, pooledStat(c, m, class))
 			} else {
 				row.Change = bs.RelChange(len(bx), seedStat(bx, m.stat), len(cx), seedStat(cx, m.stat))
+			}
+			if interrupted(o.Done) {
+				return nil, ErrInterrupted
 			}
 			row.Significant = row.Change.Lo > 0 || row.Change.Hi < 0
 			row.Verdict = Verdict(o.Candidate, m, &row)
@@ -457,4 +464,17 @@ func signedPct(x float64) string {
 		return "+" + pct(x)
 	}
 	return "−" + pct(-x)
+}
+
+// ErrInterrupted is Read's error when Options.Done closed during the
+// bootstrap.
+var ErrInterrupted = errors.New("interrupted during the bootstrap")
+
+func interrupted(done <-chan struct{}) bool {
+	select {
+	case <-done:
+		return true
+	default:
+		return false
+	}
 }

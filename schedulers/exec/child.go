@@ -29,8 +29,12 @@ type child struct {
 	// expired then says so.
 	watchdog *time.Timer
 	expired  atomic.Bool
-	done     bool
-	exitErr  error
+	// waited delivers the child's exit status once it has exited and been
+	// reaped; exited says it has.
+	waited  chan error
+	exited  atomic.Bool
+	done    bool
+	exitErr error
 }
 
 // startChild starts argv with its stdin and stdout piped to us and its
@@ -58,11 +62,29 @@ func startChild(argv []string, stderr io.Writer, timeout time.Duration) (*child,
 		out.Close()
 		return nil, err
 	}
-	c := &child{cmd: cmd, in: in, out: out, timeout: timeout,
+	c := &child{cmd: cmd, in: in, out: out, timeout: timeout, waited: make(chan error, 1),
 		w: bufio.NewWriterSize(in, 64<<10), r: bufio.NewReaderSize(out, maxLine)}
 	c.watchdog = time.AfterFunc(time.Hour, c.expire)
 	c.watchdog.Stop()
+	// Once the child exits, whatever it started goes too: a grandchild
+	// holding the child's stdout would otherwise keep a read waiting
+	// until the timeout, and the exit would be reported as silence.
+	go func() {
+		err := cmd.Wait()
+		c.exited.Store(true)
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		c.waited <- err
+	}()
 	return c, nil
+}
+
+// pending reports whether the child has sent bytes not yet read: after a
+// decision ended, they are lines nobody asked for.
+func (c *child) pending() bool {
+	if c.r.Buffered() > 0 {
+		return true
+	}
+	return unreadBytes(c.out) > 0
 }
 
 // maxLine is the longest line the engine reads from the child.
@@ -145,14 +167,12 @@ func (c *child) stop(grace time.Duration) {
 	}
 	c.done = true
 	c.in.Close()
-	waited := make(chan error, 1)
-	go func() { waited <- c.cmd.Wait() }()
 	var err error
 	select {
-	case err = <-waited:
+	case err = <-c.waited:
 	case <-time.After(grace):
 		syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
-		err = <-waited
+		err = <-c.waited
 		if err == nil {
 			err = errors.New("killed")
 		}

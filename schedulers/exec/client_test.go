@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"time"
@@ -123,6 +124,31 @@ func testClient(mode string) int {
 			return 1
 		case "silent":
 			time.Sleep(time.Hour)
+		case "decline":
+			send(`{"actions":[]}`)
+			continue
+		case "decline-slow":
+			send(`{"actions": []}`) // not the fast path's bytes
+			continue
+		case "query-forever":
+			for {
+				send(`{"query":"cluster"}`)
+				recv()
+			}
+		case "extra-line":
+			send(`{"actions":[]}` + "\n" + `{"actions":[]}`)
+			continue
+		case "flood":
+			for {
+				send(`{"actions":[]}`)
+			}
+		case "orphan":
+			// A grandchild keeps stdout open; the child itself exits.
+			cmd := exec.Command("sleep", "3600")
+			cmd.Stdout = os.Stdout
+			cmd.Start()
+			fmt.Fprintln(os.Stderr, "client: leaving a grandchild behind")
+			return 4
 		}
 		free := m["free"].([]any)
 		var acts []string

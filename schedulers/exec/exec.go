@@ -73,7 +73,30 @@ type Exec struct {
 	out      []byte
 	msg      reply
 	err      error
+	// declined counts consecutive decisions that launched nothing while
+	// slots were free, tasks waited and nothing else happened; since is
+	// when the streak began, on the wall clock.
+	declined int
+	since    time.Time
+	sinceRun replay.Time
+	nodes    int
+	jobs     int
 }
+
+// Limits on a child that never ends the run by itself.
+const (
+	// minQueries is the fewest queries one decision may make; a decision
+	// may make four per job and node, enough to ask after every task
+	// kind of every job and about every node.
+	minQueries = 10_000
+	// minStall is the fewest declined decisions the stall detector
+	// tolerates (10 rounds of heartbeats, if the cluster is larger): a
+	// delay-scheduling policy declines a few rounds while it waits for
+	// locality, but a child that declines every offer of an unchanging
+	// cluster would otherwise run a simulated day of round trips before
+	// the engine's no-progress detector fires.
+	minStall = 100_000
+)
 
 var (
 	_ replay.Scheduler = (*Exec)(nil)
@@ -197,6 +220,7 @@ func (x *Exec) Start(v *replay.View) error {
 	}
 	x.c = c
 	x.left = v.Jobs()
+	x.nodes, x.jobs = v.Nodes(), v.Jobs()
 	if err := x.handshake(v); err != nil {
 		return x.fail(err)
 	}
@@ -404,6 +428,10 @@ func (x *Exec) OnHeartbeat(hb *replay.Heartbeat) error {
 	}
 	n := hb.Node()
 	x.now = hb.Now()
+	if x.c.pending() {
+		return x.fail(errors.New("sent a line after its decision had ended; a decision ends with the first line that has no query, and nothing may follow it"))
+	}
+	quiet := x.nevents == 0 && !idle(hb)
 	b := append(x.out[:0], `{"type":"heartbeat"`...)
 	b = appendKV(b, "time", int64(hb.Now()))
 	b = appendKV(b, "node", int64(n))
@@ -417,13 +445,18 @@ func (x *Exec) OnHeartbeat(hb *replay.Heartbeat) error {
 	if err := x.c.send(x.out); err != nil {
 		return x.fail(err)
 	}
-	for {
+	launched := false
+	maxQueries := max(minQueries, 4*(x.jobs+x.nodes))
+	for queries := 0; ; queries++ {
+		if queries > maxQueries {
+			return x.fail(fmt.Errorf("more than %d queries in one decision; a decision ends with a line without a query", maxQueries))
+		}
 		line, err := x.c.readLine()
 		if err != nil {
 			return x.fail(err)
 		}
 		if string(line) == emptyDecision {
-			return nil // the common answer, without the decoder
+			return x.decided(hb, quiet && !launched)
 		}
 		m := &x.msg
 		if err := m.parse(line); err != nil {
@@ -433,12 +466,13 @@ func (x *Exec) OnHeartbeat(hb *replay.Heartbeat) error {
 			if err := x.apply(hb, a, line); err != nil {
 				return err
 			}
+			launched = launched || a.Op == "launch" || a.Op == "launch_best" || a.Op == "resume"
 		}
 		if m.Query == "" {
 			if m.Busy != nil {
 				x.busy = *m.Busy
 			}
-			return nil
+			return x.decided(hb, quiet && !launched)
 		}
 		b, err := x.answer(x.out[:0], hb, m)
 		if err != nil {
@@ -449,6 +483,30 @@ func (x *Exec) OnHeartbeat(hb *replay.Heartbeat) error {
 			return x.fail(err)
 		}
 	}
+}
+
+// decided ends a decision: a line already buffered behind its last one is
+// a protocol error, and a decision that declined an offer of an
+// unchanging cluster counts towards the stall detector.
+func (x *Exec) decided(hb *replay.Heartbeat, declined bool) error {
+	if x.c.r.Buffered() > 0 {
+		buf, _ := x.c.r.Peek(x.c.r.Buffered())
+		return x.fail(badLine(buf, "a line after the decision's last one; a decision ends with the first line that has no query"))
+	}
+	if !declined {
+		x.declined = 0
+		return nil
+	}
+	if x.declined == 0 {
+		x.since, x.sinceRun = time.Now(), hb.Now()
+	}
+	x.declined++
+	limit := max(minStall, 10*x.nodes)
+	if x.declined >= limit || (x.declined%4096 == 0 && time.Since(x.since) > x.timeout) {
+		return x.fail(fmt.Errorf("no progress: %d decisions in a row (%.1f s of wall clock, since %v of the run) launched nothing while slots were free, tasks waited and nothing else happened",
+			x.declined, time.Since(x.since).Seconds(), x.sinceRun))
+	}
+	return nil
 }
 
 // apply validates and applies one action. An action the engine refuses

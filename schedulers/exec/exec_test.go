@@ -137,6 +137,12 @@ func TestErrors(t *testing.T) {
 		{mode: "version", want: []string{"the policy speaks protocol 99, this engine 1", `(future)`}},
 		{mode: "ok", opts: map[string]string{"args": "colour=red"}, want: []string{`takes no option "colour" (its options: greeting)`}},
 		{mode: "fail-at-end", atClose: true, want: []string{"after the end of the run: exit status 1"}},
+		{mode: "decline", want: []string{"policy go-decline", "no progress: 100000 decisions in a row", "launched nothing while slots were free"}},
+		{mode: "decline-slow", opts: map[string]string{"timeout": "0.5"}, want: []string{"policy go-decline-slow", "no progress:", "decisions in a row"}},
+		{mode: "query-forever", want: []string{"policy go-query-forever at 0.000000s", "more than 10000 queries in one decision"}},
+		{mode: "extra-line", want: []string{"policy go-extra-line at 0.000000s", "a line after the decision's last one", `line "{\"actions\":[]}`}},
+		{mode: "flood", want: []string{"policy go-flood at ", "a line after the decision's last one"}},
+		{mode: "orphan", opts: map[string]string{"timeout": "20"}, want: []string{"policy go-orphan at 0.000000s", "the policy's process exited (exit status 4)"}, stderr: "client: leaving a grandchild behind"},
 	} {
 		t.Run(c.mode, func(t *testing.T) {
 			x, stderr := build(t, c.mode, c.opts)

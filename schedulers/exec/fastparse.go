@@ -15,9 +15,10 @@ func (r *reply) fastParse(line []byte) bool {
 	if p.byte('}') {
 		return p.end()
 	}
+	var seen uint16 // keys given, so that a duplicate goes to parse's refusal
 	for {
 		key, ok := p.str()
-		if !ok || !p.byte(':') {
+		if !ok || !p.byte(':') || !once(&seen, key, "actions", "query", "kind", "max_locality", "job", "node", "task", "busy") {
 			return false
 		}
 		switch string(key) {
@@ -90,9 +91,10 @@ func (r *reply) fastActions(p *scanner) bool {
 			return false
 		}
 		if !p.byte('}') {
+			var seen uint16
 			for {
 				key, ok := p.str()
-				if !ok || !p.byte(':') {
+				if !ok || !p.byte(':') || !once(&seen, key, "op", "kind", "max_locality", "job", "task") {
 					return false
 				}
 				switch string(key) {
@@ -138,6 +140,21 @@ func (r *reply) fastActions(p *scanner) bool {
 			return false
 		}
 	}
+}
+
+// once marks key, one of keys, in seen; false if it was already there.
+// A key not among keys is left for the caller to refuse.
+func once(seen *uint16, key []byte, keys ...string) bool {
+	for i, k := range keys {
+		if string(key) == k {
+			if *seen&(1<<i) != 0 {
+				return false
+			}
+			*seen |= 1 << i
+			return true
+		}
+	}
+	return true
 }
 
 // intern returns the protocol's names without allocating.

@@ -4,11 +4,18 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"sojourn/internal/fuzzguard"
+	"sojourn/internal/jsondup"
 )
 
 // TestFastParse: whatever the fast path decodes, it decodes as
 // encoding/json does; and it leaves to encoding/json what it cannot.
 func TestFastParse(t *testing.T) {
+	var r reply
+	if err := r.parse([]byte(`{"query":"job","job":1,"job":2}`)); err == nil || err.Error() != `key "job" given twice (column 24)` {
+		t.Errorf("a duplicate key: %v", err)
+	}
 	for _, c := range []struct {
 		line string
 		fast bool
@@ -21,7 +28,8 @@ func TestFastParse(t *testing.T) {
 		{`{"query":"task","job":1,"kind":"map","task":0,"busy":true}`, true},
 		{`{"query":"future","job":0}`, true},
 		{`{"actions":[{}]}`, true},
-		{`{"query":"job","job":1,"job":2}`, true},
+		{`{"query":"job","job":1,"job":2}`, false}, // parse refuses the duplicate
+		{`{"actions":[{"op":"kill","op":"launch"}]}`, false},
 		{`{"actions":[{"op":"launch","job":3.5}]}`, false},
 		{`{"actions":[{"op":"launch","job":2147483648}]}`, false},
 		{`{"actions":[{"op":"launch","job":-2147483649}]}`, false},
@@ -61,4 +69,45 @@ func TestFastParse(t *testing.T) {
 			t.Errorf("%s:\nfast %+v\njson %+v", c.line, fast, slow)
 		}
 	}
+}
+
+// FuzzReply: any line the child sends is decoded without a panic; the
+// fast path decodes exactly what encoding/json does, and a key given
+// twice is refused on both.
+func FuzzReply(f *testing.F) {
+	f.Add(`{"actions":[]}`)
+	f.Add(`{"actions":[{"op":"launch","job":1,"kind":"map","task":2}],"query":"pending_map","job":1}`)
+	f.Add(`{"type":"ready","protocol":1,"name":"x","options":["a"],"preempts":true}`)
+	f.Add(`{"job":1,"job":2}`)
+	f.Add(`{"actions":[{"op":"kill","op":"launch"}]}`)
+	f.Fuzz(func(t *testing.T, line string) {
+		fuzzguard.Within(t, func() {
+			var fast, slow reply
+			fast.reset()
+			ok := fast.fastParse([]byte(line))
+			err := slow.parse([]byte(line))
+			if ok && err != nil {
+				t.Fatalf("fast path accepts %q, parse refuses it: %v", line, err)
+			}
+			if ok {
+				slow.reset()
+				if json.Unmarshal([]byte(line), &slow) != nil {
+					return // json refuses what the fast path reads: parse took the fast path
+				}
+				if fast.Busy != nil && slow.Busy != nil && *fast.Busy == *slow.Busy {
+					fast.Busy, slow.Busy = nil, nil
+				}
+				fast.busy, slow.busy = false, false
+				if len(fast.Actions) == 0 && len(slow.Actions) == 0 {
+					fast.Actions, slow.Actions = nil, nil
+				}
+				if !reflect.DeepEqual(fast, slow) {
+					t.Fatalf("%q: fast path %+v, encoding/json %+v", line, fast, slow)
+				}
+			}
+			if k, _, _ := jsondup.Find([]byte(line)); k != "" && err == nil {
+				t.Fatalf("%q: key %q given twice, accepted", line, k)
+			}
+		})
+	})
 }

@@ -2,8 +2,10 @@ package exec
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 
+	"sojourn/internal/jsondup"
 	"sojourn/replay"
 )
 
@@ -54,7 +56,13 @@ func (r *reply) parse(line []byte) error {
 		return nil
 	}
 	r.reset()
-	return json.Unmarshal(line, r)
+	if err := json.Unmarshal(line, r); err != nil {
+		return err
+	}
+	if k, _, col := jsondup.Find(line); k != "" {
+		return fmt.Errorf("key %q given twice (column %d)", k, col)
+	}
+	return nil
 }
 
 // reset empties r, keeping the actions' storage.

@@ -77,7 +77,7 @@ func NewAlibaba(r io.Reader, opt Options, machineMemory int64) (*Alibaba, error)
 	}
 	a := &Alibaba{opt: opt, machine: machineMemory, params: opt.params("alibaba2018"), skipped: map[string]int{}, status: map[string]string{}}
 	a.params["import.alibaba.machine_memory"] = strconv.FormatInt(machineMemory, 10)
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(newTextReader(r, opt.Name, true))
 	cr.FieldsPerRecord = len(AlibabaColumns)
 	cr.ReuseRecord = true
 	byName := map[string]*aliJob{}
@@ -88,6 +88,10 @@ func NewAlibaba(r io.Reader, opt Options, machineMemory int64) (*Alibaba, error)
 			break
 		}
 		if err != nil {
+			var e *Error
+			if errors.As(err, &e) {
+				return nil, e
+			}
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
 				msg := pe.Err.Error()
@@ -160,7 +164,7 @@ func (a *Alibaba) stage(rec []string, line int) (aliStage, error) {
 	for k, dst := range []*int32{&st.start, &st.end} {
 		v, err := strconv.ParseInt(strings.TrimSpace(rec[5+k]), 10, 64)
 		if err != nil {
-			return st, a.err(line, 5+k, "%q is not an integer; want a time in seconds", rec[5+k])
+			return st, a.err(line, 5+k, "%s is not an integer; want a time in seconds", quote(rec[5+k]))
 		}
 		if v < 0 {
 			return st, a.err(line, 5+k, "%d is negative; want a time >= 0 s", v)
@@ -176,7 +180,7 @@ func (a *Alibaba) stage(rec []string, line int) (aliStage, error) {
 	if v := strings.TrimSpace(rec[8]); v != "" {
 		m, err := strconv.ParseFloat(v, 64)
 		if err != nil || !(m >= 0 && m <= 100) {
-			return st, a.err(line, 8, "%q; want a share of a machine's memory from 0 to 100", rec[8])
+			return st, a.err(line, 8, "%s; want a share of a machine's memory from 0 to 100", quote(rec[8]))
 		}
 		st.mem = m
 	} else {
@@ -185,7 +189,7 @@ func (a *Alibaba) stage(rec []string, line int) (aliStage, error) {
 	if v := strings.TrimSpace(rec[7]); v != "" {
 		c, err := strconv.ParseFloat(v, 64)
 		if err != nil || !(c >= 0) || c > 1e9 {
-			return st, a.err(line, 7, "%q; want cores × 100, from 0 to 1e9", rec[7])
+			return st, a.err(line, 7, "%s; want cores × 100, from 0 to 1e9", quote(rec[7]))
 		}
 		st.cpu = c
 	}
@@ -222,7 +226,7 @@ func parseTaskName(name string) (id int32, deps []int32, dag bool) {
 func (j *aliJob) shape() string {
 	for _, s := range j.stages {
 		if s.status != "Terminated" {
-			return fmt.Sprintf("a stage with status %q (only Terminated jobs are imported)", s.status)
+			return fmt.Sprintf("a stage with status %s (only Terminated jobs are imported)", quote(s.status))
 		}
 	}
 	n := len(j.stages)

@@ -87,7 +87,7 @@ type csvTable struct {
 }
 
 func newCSVTable(r io.Reader, name string, known []CSVColumn) (*csvTable, error) {
-	t := &csvTable{name: name, r: csv.NewReader(r), col: map[string]int{}}
+	t := &csvTable{name: name, r: csv.NewReader(newTextReader(r, name, true)), col: map[string]int{}}
 	t.r.ReuseRecord = true
 	header, err := t.r.Read()
 	if errors.Is(err, io.EOF) {
@@ -103,7 +103,7 @@ func newCSVTable(r io.Reader, name string, known []CSVColumn) (*csvTable, error)
 			for k, c := range known {
 				names[k] = c.Name
 			}
-			return nil, fieldErr(name, 1, strconv.Quote(h), "unknown column in the header; want a header row of column names among %s", strings.Join(names, ", "))
+			return nil, fieldErr(name, 1, quote(h), "unknown column in the header; want a header row of column names among %s", strings.Join(names, ", "))
 		}
 		if _, dup := t.col[h]; dup {
 			return nil, fieldErr(name, 1, h, "named twice in the header")
@@ -114,6 +114,10 @@ func newCSVTable(r io.Reader, name string, known []CSVColumn) (*csvTable, error)
 }
 
 func (t *csvTable) csvErr(err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
 		msg := pe.Err.Error()
@@ -255,7 +259,7 @@ func (c *CSV) Next(j *traces.Job) error {
 	if v, ok := t.get(csvJobID); ok {
 		id, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || id < 0 {
-			return t.err(csvJobID, fmt.Errorf("%q; want an integer id >= 0", v))
+			return t.err(csvJobID, fmt.Errorf("%s; want an integer id >= 0", quote(v)))
 		}
 		j.ID = id
 	} else if t.has(csvJobID) {
@@ -300,7 +304,7 @@ func (c *CSV) Next(j *traces.Job) error {
 		if v, ok := t.get(c.col); ok {
 			x, err := strconv.ParseFloat(v, 64)
 			if err != nil || !(x >= 0 && x <= 1e9) {
-				return t.err(c.col, fmt.Errorf("%q; want a number of cores from 0 to 1e9", v))
+				return t.err(c.col, fmt.Errorf("%s; want a number of cores from 0 to 1e9", quote(v)))
 			}
 			*c.dst = x
 		}
@@ -311,7 +315,7 @@ func (c *CSV) Next(j *traces.Job) error {
 			j.Rigid = true
 		case "false", "0":
 		default:
-			return t.err(csvRigid, fmt.Errorf("%q; want true or false", v))
+			return t.err(csvRigid, fmt.Errorf("%s; want true or false", quote(v)))
 		}
 	}
 	if v, ok := t.get(csvEstimate); ok {
@@ -361,7 +365,7 @@ func (c *CSV) durations(j *traces.Job) error {
 	if v, ok := t.get(csvSkew); ok {
 		s, err := strconv.ParseFloat(v, 64)
 		if err != nil || !(s >= 0 && s <= 10) {
-			return t.err(csvSkew, fmt.Errorf("%q; want σ from 0 to 10", v))
+			return t.err(csvSkew, fmt.Errorf("%s; want σ from 0 to 10", quote(v)))
 		}
 		skew = s
 	}

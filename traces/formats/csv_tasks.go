@@ -55,7 +55,7 @@ func (c *CSV) fillTasks(j *traces.Job) error {
 		v, _ := t.get(csvJobID)
 		id, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
-			return t.err(csvJobID, fmt.Errorf("%q; want the integer job_id of a job in the job table", v))
+			return t.err(csvJobID, fmt.Errorf("%s; want the integer job_id of a job in the job table", quote(v)))
 		}
 		if id != j.ID {
 			break
@@ -68,7 +68,7 @@ func (c *CSV) fillTasks(j *traces.Job) error {
 		case "reduce":
 			k = 1
 		default:
-			return t.err(csvKind, fmt.Errorf("%q; want map or reduce", kind))
+			return t.err(csvKind, fmt.Errorf("%s; want map or reduce", quote(kind)))
 		}
 		dv, _ := t.get(csvDuration)
 		d, err := parseSeconds(dv, "a task duration")

@@ -117,7 +117,7 @@ func fieldErr(file string, line int, field, format string, args ...any) *Error {
 func parseSeconds(s, what string) (float64, error) {
 	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	if err != nil {
-		return 0, fmt.Errorf("%q is not a number; want %s in seconds", s, what)
+		return 0, fmt.Errorf("%s is not a number; want %s in seconds", quote(s), what)
 	}
 	return checkSeconds(v, what)
 }
@@ -138,7 +138,7 @@ func checkSeconds(v float64, what string) (float64, error) {
 func parseCount(s string, min int, what string) (int, error) {
 	v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 	if err != nil {
-		return 0, fmt.Errorf("%q is not an integer; want %s", s, what)
+		return 0, fmt.Errorf("%s is not an integer; want %s", quote(s), what)
 	}
 	if v < int64(min) || v > MaxTasks {
 		return 0, fmt.Errorf("%d; want %s from %d to %d", v, what, min, MaxTasks)
@@ -150,7 +150,7 @@ func parseCount(s string, min int, what string) (int, error) {
 func parseBytes(s, what string) (int64, error) {
 	v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 	if err != nil {
-		return 0, fmt.Errorf("%q is not an integer; want %s in bytes >= 0", s, what)
+		return 0, fmt.Errorf("%s is not an integer; want %s in bytes >= 0", quote(s), what)
 	}
 	if v < 0 {
 		return 0, fmt.Errorf("%d is negative; want %s in bytes >= 0", v, what)

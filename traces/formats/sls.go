@@ -10,7 +10,9 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
+	"sojourn/internal/jsondup"
 	"sojourn/traces"
 )
 
@@ -77,7 +79,7 @@ const maxSLSObject = 256 << 20
 // NewSLS starts reading SLS job objects.
 func NewSLS(r io.Reader, opt Options) (*SLS, error) {
 	opt.defaults()
-	s := &SLS{opt: opt, br: bufio.NewReaderSize(r, 64<<10), line: 1, params: opt.params("sls"), skipped: map[string]int{}}
+	s := &SLS{opt: opt, br: bufio.NewReaderSize(newTextReader(r, opt.Name, false), 64<<10), line: 1, params: opt.params("sls"), skipped: map[string]int{}}
 	s.order.prev = math.Inf(-1)
 	return s, nil
 }
@@ -112,6 +114,10 @@ func (s *SLS) object() ([]byte, int, error) {
 				return nil, 0, io.EOF
 			}
 			return nil, 0, &Error{File: s.opt.Name, Line: start, Msg: "the file ends inside a JSON object"}
+		}
+		var e *Error
+		if errors.As(err, &e) {
+			return nil, 0, e
 		}
 		if err != nil {
 			return nil, 0, fmt.Errorf("%s: line %d: %w", s.opt.Name, s.line, err)
@@ -206,6 +212,9 @@ func (s *SLS) job(obj []byte, line int, j *traces.Job) (bool, error) {
 		}
 		return false, &Error{File: s.opt.Name, Line: line, Msg: "not a JSON object: " + err.Error()}
 	}
+	if k, l, col := jsondup.Find(obj); k != "" {
+		return false, fieldErr(s.opt.Name, line+l-1, quote(k), "column %d: given twice in one object; want each key once", col)
+	}
 	ferr := func(key string, from int, format string, args ...any) error {
 		return fieldErr(s.opt.Name, lineOf(obj, line, from, key), key, format, args...)
 	}
@@ -217,7 +226,7 @@ func (s *SLS) job(obj []byte, line int, j *traces.Job) (bool, error) {
 			return false, ferr(slsAMType, line, "%v", err)
 		}
 		if t != "mapreduce" {
-			s.skipped[fmt.Sprintf("am.type %q (only mapreduce jobs are imported)", t)]++
+			s.skipped[fmt.Sprintf("am.type %s (only mapreduce jobs are imported)", quote(t))]++
 			return false, nil
 		}
 	}
@@ -285,7 +294,7 @@ func (s *SLS) job(obj []byte, line int, j *traces.Job) (bool, error) {
 			case "reduce":
 				k = 1
 			default:
-				return false, ferr(slsType, tl, "%q; want map or reduce", v)
+				return false, ferr(slsType, tl, "%s; want map or reduce", quote(v))
 			}
 		}
 		var d int64
@@ -385,7 +394,7 @@ func jsonInt(raw json.RawMessage) (int64, error) {
 	}
 	v, err := strconv.ParseInt(t, 10, 64)
 	if err != nil {
-		return 0, fmt.Errorf("%s; want an integer", raw)
+		return 0, fmt.Errorf("%s; want an integer", quote(string(raw)))
 	}
 	if v < 0 {
 		return 0, fmt.Errorf("%d is negative; want an integer >= 0", v)
@@ -396,7 +405,12 @@ func jsonInt(raw json.RawMessage) (int64, error) {
 func jsonString(raw json.RawMessage) (string, error) {
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", fmt.Errorf("%s; want a string", raw)
+		return "", fmt.Errorf("%s; want a string", quote(string(raw)))
+	}
+	// encoding/json turns a \u escape of a lone surrogate into U+FFFD
+	// without a word; the file's own U+FFFD is kept.
+	if strings.ContainsRune(s, utf8.RuneError) && strings.Count(s, "\uFFFD") > strings.Count(string(raw), "\uFFFD")+strings.Count(strings.ToLower(string(raw)), `\ufffd`) {
+		return "", fmt.Errorf("%s: a \\u escape that is not a character (a lone surrogate); want UTF-8 text", quote(string(raw)))
 	}
 	return s, nil
 }

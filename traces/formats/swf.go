@@ -57,8 +57,8 @@ func NewSWF(r io.Reader, opt Options) (*SWF, error) {
 	if opt.SWFStatus != "keep" && opt.SWFStatus != "drop" {
 		return nil, fmt.Errorf("swf status %q: want keep or drop", opt.SWFStatus)
 	}
-	s := &SWF{opt: opt, sc: bufio.NewScanner(r), params: opt.params("swf"), dropped: map[string]int{}}
-	s.sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	s := &SWF{opt: opt, sc: bufio.NewScanner(newTextReader(r, opt.Name, false)), params: opt.params("swf"), dropped: map[string]int{}}
+	s.sc.Buffer(make([]byte, 0, 64<<10), MaxLine+1)
 	s.order.prev = math.Inf(-1)
 	s.params["import.swf.status"] = opt.SWFStatus
 	for s.sc.Scan() {
@@ -96,6 +96,10 @@ func NewSWF(r io.Reader, opt Options) (*SWF, error) {
 }
 
 func (s *SWF) scanErr(err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
 	if errors.Is(err, bufio.ErrTooLong) {
 		return &Error{File: s.opt.Name, Line: s.line + 1, Msg: "line longer than 1 MiB; want SWF lines of 18 fields"}
 	}
@@ -158,10 +162,10 @@ func (s *SWF) job(text string, j *traces.Job) (bool, error) {
 	for i, x := range f {
 		n, err := strconv.ParseFloat(x, 64)
 		if err != nil || math.IsNaN(n) || math.IsInf(n, 0) {
-			return false, s.err(i, "%q is not a number; want a number (-1: unknown)", x)
+			return false, s.err(i, "%s is not a number; want a number (-1: unknown)", quote(x))
 		}
 		if n != math.Trunc(n) && !swfTimeField[i] {
-			return false, s.err(i, "%q; want an integer (-1: unknown)", x)
+			return false, s.err(i, "%s; want an integer (-1: unknown)", quote(x))
 		}
 		if n < 0 && n != -1 {
 			return false, s.err(i, "%s is negative; want a value >= 0, or -1 for unknown", x)

@@ -1,4 +1,7 @@
-package sweep
+// Package jsondup finds a key given twice in one JSON object, which
+// encoding/json silently resolves to the last value: every JSON reader of
+// the project refuses such a document.
+package jsondup
 
 import (
 	"bytes"
@@ -6,11 +9,11 @@ import (
 	"fmt"
 )
 
-// duplicateKey finds the first key given twice in one JSON object of
+// Find finds the first key given twice in one JSON object of
 // data, which encoding/json would silently resolve to the last value. It
 // returns "" for a valid document without duplicates, and ignores syntax
 // errors (decode reports them).
-func duplicateKey(data []byte) (key string, line, col int) {
+func Find(data []byte) (key string, line, col int) {
 	d := json.NewDecoder(bytes.NewReader(data))
 	type frame struct {
 		keys   map[string]bool
@@ -58,10 +61,20 @@ func duplicateKey(data []byte) (key string, line, col int) {
 	}
 }
 
-// checkDuplicates is decode's error for a duplicated key.
-func checkDuplicates(path string, data []byte) error {
-	if k, line, col := duplicateKey(data); k != "" {
-		return fmt.Errorf("%s: line %d, column %d: key %q given twice in one object", path, line, col, k)
+// Check is Find as an error naming name and the key's line and column.
+func Check(name string, data []byte) error {
+	if k, line, col := Find(data); k != "" {
+		return fmt.Errorf("%s: line %d, column %d: key %q given twice in one object", name, line, col, k)
 	}
 	return nil
+}
+
+// position turns a byte offset into the 1-based line and column of the
+// byte there.
+func position(data []byte, off int64) (line, col int) {
+	off = min(off, int64(len(data)))
+	before := data[:off]
+	line = 1 + bytes.Count(before, []byte("\n"))
+	col = int(off) - bytes.LastIndexByte(before, '\n')
+	return line, col
 }
