@@ -52,6 +52,10 @@ type Engine struct {
 	src   Source
 	sched Scheduler
 	pre   Preempter
+	amPol AMScheduler // the policy's, in the container model; nil: submit order under MaxAMShare
+	// step is what container requests are rounded up to a multiple of:
+	// the minimum allocation, or an Incrementer's increment.
+	step [2]int64
 	// quiet is the policy's Quieter while heartbeats are regular (slot
 	// model, no out-of-band heartbeats, no failures), else nil. Its
 	// answers, quietWants by kind and quietUntil, are taken again when
@@ -214,6 +218,9 @@ func newEngine(jobs int, sched Scheduler, cfg Config) (*Engine, error) {
 	}
 	e := &Engine{cfg: cfg, sched: sched, check: !cfg.NoInvariantChecks, progAt: -1, endsAt: -1}
 	e.pre, _ = sched.(Preempter)
+	if cfg.Model == ContainerModel {
+		e.amPol, _ = sched.(AMScheduler)
+	}
 	if !cfg.OutOfBandHeartbeat && cfg.MTBF == 0 && cfg.Model != ContainerModel {
 		e.quiet, _ = sched.(Quieter)
 	}
