@@ -189,15 +189,19 @@ func (c *Capacity) offSwitchAllowed(a *app, pending int) bool {
 }
 
 // withinLimits reports whether app a of leaf q may take a container req:
-// its queues stay within their maximum capacities and its user within the
-// user limit.
+// its queues stay within their maximum capacities, and its user is not
+// over the user limit already. The request itself is left out of the
+// user's check, as LeafQueue.canAssignToUser does ("We aren't
+// considering the current request since there is a fixed overhead of
+// the AM, but it's a > check, not a >= check"): a user may end one
+// container past the limit.
 func (c *Capacity) withinLimits(q *queue, a *app, req replay.Resources) bool {
 	for p := q; p != nil; p = p.parent {
 		if c.calc.sizeOfSum(p.used, req, 1) > p.q.AbsMaxCapacity*c.calc.total+eps {
 			return false
 		}
 	}
-	return c.calc.sizeOfSum(a.user.used, req, 1) <= c.userLimit(q, req)+eps
+	return c.calc.size(a.user.used) <= c.userLimit(q, req)+eps
 }
 
 // userLimit is LeafQueue.computeUserLimit (Hadoop 2.7) for a request req:

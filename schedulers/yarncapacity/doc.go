@@ -127,8 +127,9 @@
 //	max(⌈current / n⌉, ⌈current × minimum-user-limit-percent / 100⌉),
 //
 // at most C × user-limit-factor, rounded up to the minimum allocation; a
-// container is given only if the user's use stays within it (YARN's
-// headroom check).
+// container is refused only while the user's use is already above it
+// (LeafQueue.canAssignToUser leaves the request out), so a user may end
+// one container past the limit.
 //
 // # Delay scheduling
 //
