@@ -170,8 +170,8 @@ type app struct {
 }
 
 var (
-	_ replay.Scheduler = (*YARNFair)(nil)
-	_ replay.Starter   = (*YARNFair)(nil)
+	_ replay.Scheduler   = (*YARNFair)(nil)
+	_ replay.Starter     = (*YARNFair)(nil)
 	_ replay.Preempter   = (*YARNFair)(nil)
 	_ replay.AMScheduler = (*YARNFair)(nil)
 	_ replay.Incrementer = (*YARNFair)(nil)
