@@ -17,6 +17,12 @@ func (p *YARNFair) OnHeartbeat(hb *replay.Heartbeat) error {
 			return err
 		}
 	}
+	// The room preemption just made goes to a waiting ApplicationMaster
+	// that may take it: the engine starts it at the node's next
+	// heartbeat, AMs going first.
+	if p.o.preempt && p.root.amAsk > 0 && p.amFitsNow(hb) {
+		return nil
+	}
 	// A full node is offered to the apps too when delay scheduling
 	// counts its heartbeat as a scheduling opportunity.
 	if p.root.ready == 0 || (hb.Free(replay.Map) == 0 && hb.Free(replay.Reduce) == 0 && !p.delayScheduling()) {
@@ -260,4 +266,17 @@ func (p *YARNFair) allowedByTime(a *app, now replay.Time) replay.Locality {
 		a.lastSched = now
 	}
 	return a.allowed
+}
+
+// amFitsNow reports whether a waiting ApplicationMaster would be chosen
+// for the heartbeating node and fits what it has left.
+func (p *YARNFair) amFitsNow(hb *replay.Heartbeat) bool {
+	am := hb.AMRequest()
+	avail := hb.Available()
+	for r := 0; r < p.nres; r++ {
+		if am[r] > avail[r] {
+			return false
+		}
+	}
+	return p.chooseAM(p.root, hb.Node(), &am) >= 0
 }
