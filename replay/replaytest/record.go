@@ -57,6 +57,8 @@ func Record(s replay.Scheduler) (replay.Scheduler, *Log) {
 	switch {
 	case start != nil && pre != nil && am != nil && inc != nil:
 		return &recordingYARN{recordingStarterPreempter{recorder: r, start: start, pre: pre}, am, inc}, r.log
+	case start != nil && pre != nil && am != nil:
+		return &recordingAM{recordingStarterPreempter{recorder: r, start: start, pre: pre}, am}, r.log
 	case start != nil && pre != nil:
 		return &recordingStarterPreempter{recorder: r, start: start, pre: pre}, r.log
 	case start != nil:
@@ -145,3 +147,12 @@ type recordingYARN struct {
 func (r *recordingYARN) ChooseAM(n int32, v *replay.View) int32 { return r.am.ChooseAM(n, v) }
 
 func (r *recordingYARN) AllocationIncrement() (int64, int64) { return r.inc.AllocationIncrement() }
+
+// recordingAM records a YARN policy that chooses ApplicationMasters and
+// rounds requests to the minimum allocation (yarn-capacity).
+type recordingAM struct {
+	recordingStarterPreempter
+	am replay.AMScheduler
+}
+
+func (r *recordingAM) ChooseAM(n int32, v *replay.View) int32 { return r.am.ChooseAM(n, v) }

@@ -20,10 +20,11 @@ type assignment = replay.Locality
 
 // OnHeartbeat implements replay.Scheduler.
 func (c *Capacity) OnHeartbeat(hb *replay.Heartbeat) error {
-	if c.err != nil {
-		return c.err // from a job's arrival, which cannot return it
-	}
 	c.v = hb.View
+	c.sync()
+	if c.err != nil {
+		return c.err // from a job's submission, which cannot return it
+	}
 	c.seq++
 	if c.o.preempt {
 		if hb.Now() >= c.nextRound {
@@ -32,6 +33,12 @@ func (c *Capacity) OnHeartbeat(hb *replay.Heartbeat) error {
 		}
 		if err := c.killHere(hb); err != nil {
 			return err
+		}
+		// The room a kill made goes to a waiting ApplicationMaster that
+		// may take it: the engine starts it at the node's next
+		// heartbeat, AMs going first.
+		if c.amFitsNow(hb) {
+			return nil
 		}
 	}
 	assigned, offSwitch := 0, 0
