@@ -60,6 +60,10 @@ type Engine struct {
 	decidePending bool
 	decideAt      Time
 	decideGen     int32
+	amPol AMScheduler // the policy's, in the container model; nil: submit order under MaxAMShare
+	// step is what container requests are rounded up to a multiple of:
+	// the minimum allocation, or an Incrementer's increment.
+	step [2]int64
 	// quiet is the policy's Quieter while heartbeats are regular (slot
 	// model, no out-of-band heartbeats, no failures), else nil. Its
 	// answers, quietWants by kind and quietUntil, are taken again when
@@ -224,6 +228,9 @@ func newEngine(jobs int, sched Scheduler, cfg Config) (*Engine, error) {
 	e.pre, _ = sched.(Preempter)
 	e.decider, _ = sched.(Decider)
 	e.decideAt = Never
+	if cfg.Model == ContainerModel {
+		e.amPol, _ = sched.(AMScheduler)
+	}
 	if !cfg.OutOfBandHeartbeat && cfg.MTBF == 0 && cfg.Model != ContainerModel {
 		e.quiet, _ = sched.(Quieter)
 	}

@@ -3,6 +3,7 @@ package replay
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -118,7 +119,12 @@ func (e *Engine) initResources() {
 			e.unit[k][0] = c.MinAllocationMB
 			e.unit[k][1] = c.MinAllocationVcores
 		}
-		e.amReq = Resources{roundUp(c.AMMemoryMB, c.MinAllocationMB), max(c.AMVcores, c.MinAllocationVcores)}
+		e.step = [2]int64{c.MinAllocationMB, 1}
+		if inc, ok := e.sched.(Incrementer); ok {
+			mb, v := inc.AllocationIncrement()
+			e.step = [2]int64{max(mb, 1), max(v, 1)}
+		}
+		e.amReq = e.normalize(c.AMMemoryMB, c.AMVcores)
 	}
 	e.nres = len(e.resNames)
 	rc, _ := e.sched.(ResourceChooser)
@@ -212,8 +218,16 @@ func (e *Engine) containerSize(ji int32, j *job) {
 		if float64(v) < cores[k] {
 			v++
 		}
-		e.reqs[ji][k] = Resources{roundUp(mb, c.MinAllocationMB), max(v, c.MinAllocationVcores)}
+		e.reqs[ji][k] = e.normalize(mb, v)
 	}
+}
+
+// normalize is a request of mb MiB and v vcores as the scheduler
+// allocates it: at least the minimum allocation, rounded up to a
+// multiple of the step (SchedulerUtils.normalizeRequest).
+func (e *Engine) normalize(mb, v int64) Resources {
+	c := &e.cfg
+	return Resources{roundUp(max(mb, c.MinAllocationMB), e.step[0]), roundUp(max(v, c.MinAllocationVcores), e.step[1])}
 }
 
 // neverFits names the first of job ji's requests (its AM's, then its
@@ -352,8 +366,9 @@ func (c *Config) checkCluster() error {
 
 // amWaiting reports whether a job waits for its ApplicationMaster and the
 // AMs' cap lets one more start.
+// An AMScheduler applies its own limits.
 func (e *Engine) amWaiting() bool {
-	return e.amHead < len(e.amQueue) && (e.amUsedMB == 0 || e.amUsedMB+e.amReq[0] <= e.amLimitMB)
+	return e.amHead < len(e.amQueue) && (e.amPol != nil || e.amUsedMB == 0 || e.amUsedMB+e.amReq[0] <= e.amLimitMB)
 }
 
 // queueAM submits job ji in the container model: it waits for its
@@ -381,7 +396,21 @@ func (e *Engine) startAMs(ni int32) {
 	n := &e.nodes[ni]
 	for e.amWaiting() && n.alive && e.amFits(n) {
 		ji := e.amQueue[e.amHead]
-		e.amHead++
+		if e.amPol != nil {
+			ji = e.amPol.ChooseAM(ni, &e.view)
+			e.polCalls++
+			if ji < 0 {
+				return
+			}
+			if ji >= int32(len(e.jobs)) || !e.takeAM(ji) {
+				if e.err == nil {
+					e.err = e.policyErr(fmt.Errorf("ChooseAM named job %d, which does not wait for its ApplicationMaster", ji))
+				}
+				return
+			}
+		} else {
+			e.amHead++
+		}
 		j := &e.jobs[ji]
 		e.swapContainers(ni, e.amReq[0]) // the AM's start is not delayed by it
 		e.allocate(ni, &e.amReq, 1)
@@ -393,6 +422,22 @@ func (e *Engine) startAMs(ni int32) {
 		j.amNode, j.amStart = ni, e.now
 		e.admit(ji, j)
 	}
+}
+
+// takeAM takes job ji out of the jobs waiting for their AM, wherever
+// it is in the queue; false if it does not wait.
+func (e *Engine) takeAM(ji int32) bool {
+	if ji < 0 || e.jobs[ji].amNode != -1 || e.jobs[ji].arrived {
+		return false
+	}
+	i := slices.Index(e.amQueue[e.amHead:], ji)
+	if i < 0 {
+		return false
+	}
+	i += e.amHead
+	copy(e.amQueue[e.amHead+1:i+1], e.amQueue[e.amHead:i])
+	e.amHead++
+	return true
 }
 
 // releaseAM ends job j's ApplicationMaster with the job.

@@ -48,6 +48,32 @@ type Preempter interface {
 	WantsBusyHeartbeats(v *View) bool
 }
 
+// AMScheduler is implemented by container-model policies that decide
+// which waiting ApplicationMaster starts, as YARN's schedulers allocate
+// an AM's container like any other, within their queues' AM limits.
+// Without one the engine starts AMs in submit order under
+// Config.MaxAMShare; with one that cap is the policy's to apply.
+//
+// At each heartbeat of a node where an AM fits, before OnHeartbeat, the
+// engine asks ChooseAM for the job whose AM starts there, again after
+// each start, until it answers -1. It must name a job waiting for its AM
+// (JobView.AMWaiting); the job then arrives for the policy (JobArrived).
+// View.Submitted tells the policy which jobs were submitted, so that it
+// may count waiting AMs as demand before they start.
+type AMScheduler interface {
+	ChooseAM(node int32, v *View) int32
+}
+
+// Incrementer is implemented by container-model policies whose
+// scheduler rounds a request up to a multiple of an increment rather than
+// of the minimum allocation: YARN's FairScheduler normalises to
+// yarn.scheduler.increment-allocation-mb and -vcores, at least the
+// minimum allocation, where the CapacityScheduler's step is the minimum
+// allocation itself. Both values must be positive.
+type Incrementer interface {
+	AllocationIncrement() (memoryMB, vcores int64)
+}
+
 // Quieter is implemented by policies that can tell the engine when free
 // slots of a kind are of no use to them, so that nodes whose only free
 // slots are of that kind need not report. HFSP, for one, leaves reduce

@@ -51,6 +51,10 @@ func (v *View) NodeSlots(n int32, k TaskKind) int { return int(v.e.units(&v.e.no
 // AMRequest is an ApplicationMaster's container (container model).
 func (v *View) AMRequest() Resources { return v.e.amReq }
 
+// Submitted is how many jobs were submitted so far: those of index
+// below it (jobs are indexed in submit order).
+func (v *View) Submitted() int { return v.e.nextJob }
+
 // HeartbeatInterval is the heartbeat interval.
 func (v *View) HeartbeatInterval() Time { return v.e.interval }
 
@@ -317,6 +321,12 @@ func (j JobView) ContainerUnits(k TaskKind) float64 {
 		}
 	}
 	return max(u, 1)
+}
+
+// AMWaiting reports whether the job was submitted and waits for its
+// ApplicationMaster's container (container model).
+func (j JobView) AMWaiting() bool {
+	return j.e.model == ContainerModel && int(j.idx) < j.e.nextJob && !j.j.arrived && !j.j.done
 }
 
 // AMStart is when the job's ApplicationMaster started (container model;

@@ -54,7 +54,13 @@ func Record(s replay.Scheduler) (replay.Scheduler, *Log) {
 	r := &recorder{s: s, log: &Log{}}
 	start, _ := s.(replay.Starter)
 	pre, _ := s.(replay.Preempter)
+	am, _ := s.(replay.AMScheduler)
+	inc, _ := s.(replay.Incrementer)
 	switch {
+	case start != nil && pre != nil && am != nil && inc != nil:
+		return &recordingYARN{recordingStarterPreempter{recorder: r, start: start, pre: pre}, am, inc}, r.log
+	case start != nil && pre != nil && am != nil:
+		return &recordingAM{recordingStarterPreempter{recorder: r, start: start, pre: pre}, am}, r.log
 	case start != nil && pre != nil:
 		return &recordingStarterPreempter{recorder: r, start: start, pre: pre}, r.log
 	case start != nil:
@@ -139,3 +145,24 @@ func (r *recordingStarterPreempter) Start(v *replay.View) error { return r.start
 func (r *recordingStarterPreempter) WantsBusyHeartbeats(v *replay.View) bool {
 	return r.pre.WantsBusyHeartbeats(v)
 }
+
+// recordingYARN records a YARN policy that chooses ApplicationMasters
+// and rounds requests to its own increment (yarn-fair).
+type recordingYARN struct {
+	recordingStarterPreempter
+	am  replay.AMScheduler
+	inc replay.Incrementer
+}
+
+func (r *recordingYARN) ChooseAM(n int32, v *replay.View) int32 { return r.am.ChooseAM(n, v) }
+
+func (r *recordingYARN) AllocationIncrement() (int64, int64) { return r.inc.AllocationIncrement() }
+
+// recordingAM records a YARN policy that chooses ApplicationMasters and
+// rounds requests to the minimum allocation (yarn-capacity).
+type recordingAM struct {
+	recordingStarterPreempter
+	am replay.AMScheduler
+}
+
+func (r *recordingAM) ChooseAM(n int32, v *replay.View) int32 { return r.am.ChooseAM(n, v) }

@@ -28,10 +28,14 @@ type Queue struct {
 	MaxCapacity         float64 // default 100
 	UserLimitFactor     float64 // default 1
 	MinUserLimitPercent float64 // default 100
-	AbsCapacity         float64 // Capacity × the parent's AbsCapacity
-	AbsMaxCapacity      float64 // MaxCapacity × the parent's AbsMaxCapacity
-	Parent              *Queue
-	Children            []*Queue // in the order the file names them
+	// MaxAMResourcePercent is the fraction (0 to 1) of the queue's
+	// resources its ApplicationMasters may hold, -1 when the file leaves
+	// it to the scheduler's global default (yarn-capacity only).
+	MaxAMResourcePercent float64
+	AbsCapacity          float64 // Capacity × the parent's AbsCapacity
+	AbsMaxCapacity       float64 // MaxCapacity × the parent's AbsMaxCapacity
+	Parent               *Queue
+	Children             []*Queue // in the order the file names them
 
 	line    int            // first line naming the queue
 	lines   map[string]int // property → line that set it
@@ -53,15 +57,15 @@ type Queues struct {
 const DefaultQueueName = "default"
 
 // capacityProps are the per-queue properties of the file format.
-var capacityProps = []string{"capacity", "maximum-capacity", "user-limit-factor", "minimum-user-limit-percent"}
+var capacityProps = []string{"capacity", "maximum-capacity", "user-limit-factor", "minimum-user-limit-percent", "maximum-am-resource-percent"}
 
 // Default is the hierarchy with no file: one leaf,
 // root.default, with all the cluster.
 func Default() *Queues {
 	root := &Queue{Path: "root", Name: "root", Capacity: 100, MaxCapacity: 100, UserLimitFactor: 1,
-		MinUserLimitPercent: 100, AbsCapacity: 1, AbsMaxCapacity: 1}
+		MinUserLimitPercent: 100, MaxAMResourcePercent: -1, AbsCapacity: 1, AbsMaxCapacity: 1}
 	def := &Queue{Path: "root.default", Name: DefaultQueueName, Capacity: 100, MaxCapacity: 100,
-		UserLimitFactor: 1, MinUserLimitPercent: 100, AbsCapacity: 1, AbsMaxCapacity: 1, Parent: root}
+		UserLimitFactor: 1, MinUserLimitPercent: 100, MaxAMResourcePercent: -1, AbsCapacity: 1, AbsMaxCapacity: 1, Parent: root}
 	root.Children = []*Queue{def}
 	return &Queues{Root: root, Leaves: []*Queue{def}}
 }
@@ -123,6 +127,7 @@ func Load(path string) (*Queues, error) {
 //	root.prod.maximum-capacity = 100        # elastic limit, percent of the parent (default 100)
 //	root.prod.user-limit-factor = 2         # a user may take 2 × the queue's capacity (default 1)
 //	root.prod.minimum-user-limit-percent = 50  # (default 100)
+//	root.prod.maximum-am-resource-percent = 0.2  # fraction for AMs (yarn-capacity; default its option)
 //	root.dev.capacity = 30
 //	root.dev.adhoc.capacity = 100           # a child of root.dev
 //
@@ -137,7 +142,7 @@ func Parse(r io.Reader, name string) (*Queues, error) {
 		return fmt.Errorf("%w: %s:%d: %s", ErrQueueConfig, name, line, fmt.Sprintf(format, args...))
 	}
 	root := &Queue{Path: "root", Name: "root", Capacity: 100, MaxCapacity: 100, UserLimitFactor: 1,
-		MinUserLimitPercent: 100, lines: map[string]int{}, capSeen: true}
+		MinUserLimitPercent: 100, MaxAMResourcePercent: -1, lines: map[string]int{}, capSeen: true}
 	byPath := map[string]*Queue{"root": root}
 	sc := bufio.NewScanner(r)
 	ln := 0
@@ -166,7 +171,7 @@ func Parse(r io.Reader, name string) (*Queues, error) {
 			child := byPath[path]
 			if child == nil {
 				child = &Queue{Path: path, Name: n, MaxCapacity: 100, UserLimitFactor: 1,
-					MinUserLimitPercent: 100, Parent: q, line: ln, lines: map[string]int{}}
+					MinUserLimitPercent: 100, MaxAMResourcePercent: -1, Parent: q, line: ln, lines: map[string]int{}}
 				byPath[path] = child
 				q.Children = append(q.Children, child)
 			}
@@ -243,6 +248,11 @@ func (q *Queue) set(prop string, v float64) error {
 			return fmt.Errorf("%v; want a percentage above 0 and at most 100", v)
 		}
 		q.MinUserLimitPercent = v
+	case "maximum-am-resource-percent":
+		if v < 0 || v > 1 {
+			return fmt.Errorf("%v; want a fraction of the queue's resources, 0 to 1", v)
+		}
+		q.MaxAMResourcePercent = v
 	}
 	return nil
 }

@@ -16,6 +16,7 @@ root.dev.maximum-capacity = 50
 root.dev.adhoc.capacity = 40
 root.dev.etl.capacity = 60
 root.dev.etl.minimum-user-limit-percent = 25
+root.dev.etl.maximum-am-resource-percent = 0.5
 `
 	qs, err := Parse(strings.NewReader(text), "q.conf")
 	if err != nil {
@@ -34,8 +35,11 @@ root.dev.etl.minimum-user-limit-percent = 25
 		t.Fatalf("pool etl → %v", etl)
 	case math.Abs(etl.AbsCapacity-0.18) > 1e-12 || math.Abs(etl.AbsMaxCapacity-0.5) > 1e-12:
 		t.Errorf("etl absolute capacity %v, max %v; want 0.3 × 0.6 = 0.18 and 0.5 × 1 = 0.5", etl.AbsCapacity, etl.AbsMaxCapacity)
-	case etl.MinUserLimitPercent != 25 || etl.UserLimitFactor != 1:
-		t.Errorf("etl limits %v %v", etl.MinUserLimitPercent, etl.UserLimitFactor)
+	case etl.MinUserLimitPercent != 25 || etl.UserLimitFactor != 1 || etl.MaxAMResourcePercent != 0.5:
+		t.Errorf("etl limits %v %v %v", etl.MinUserLimitPercent, etl.UserLimitFactor, etl.MaxAMResourcePercent)
+	}
+	if adhoc, _ := qs.Queue("adhoc"); adhoc.MaxAMResourcePercent != -1 {
+		t.Errorf("adhoc's maximum-am-resource-percent %v; want -1, the scheduler's default", adhoc.MaxAMResourcePercent)
 	}
 	if prod, _ := qs.Queue("root.prod"); prod.UserLimitFactor != 2 || prod.MaxCapacity != 100 {
 		t.Errorf("prod: %+v", prod)
@@ -60,6 +64,7 @@ func TestParseErrors(t *testing.T) {
 		{"root.a.capacity = 100\nroot.a.maximum-capacity = 50\n", "q.conf:2: root.a.maximum-capacity = 50 is below its capacity 100"},
 		{"root.a.user-limit-factor = 2\n", "q.conf:1: queue root.a has no capacity; add a line root.a.capacity = PERCENT"},
 		{"root.a b.capacity = 100\n", "q.conf:1: queue name \"a b\""},
+		{"root.a.capacity = 100\nroot.a.maximum-am-resource-percent = 10\n", "q.conf:2: root.a.maximum-am-resource-percent: 10; want a fraction"},
 		{"root.capacity = 50\n", "q.conf:1: root.capacity: root has all the cluster"},
 		{"root.x.c.capacity = 100\nroot.x.capacity = 50\nroot.y.capacity = 50\nroot.y.c.capacity = 100\n",
 			"q.conf:4: leaf queue name \"c\" is used by root.x.c and root.y.c"},

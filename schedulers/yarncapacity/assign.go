@@ -20,10 +20,11 @@ type assignment = replay.Locality
 
 // OnHeartbeat implements replay.Scheduler.
 func (c *Capacity) OnHeartbeat(hb *replay.Heartbeat) error {
-	if c.err != nil {
-		return c.err // from a job's arrival, which cannot return it
-	}
 	c.v = hb.View
+	c.sync()
+	if c.err != nil {
+		return c.err // from a job's submission, which cannot return it
+	}
 	c.seq++
 	if c.o.preempt {
 		if hb.Now() >= c.nextRound {
@@ -32,6 +33,12 @@ func (c *Capacity) OnHeartbeat(hb *replay.Heartbeat) error {
 		}
 		if err := c.killHere(hb); err != nil {
 			return err
+		}
+		// The room a kill made goes to a waiting ApplicationMaster that
+		// may take it: the engine starts it at the node's next
+		// heartbeat, AMs going first.
+		if c.amFitsNow(hb) {
+			return nil
 		}
 	}
 	assigned, offSwitch := 0, 0
@@ -189,15 +196,19 @@ func (c *Capacity) offSwitchAllowed(a *app, pending int) bool {
 }
 
 // withinLimits reports whether app a of leaf q may take a container req:
-// its queues stay within their maximum capacities and its user within the
-// user limit.
+// its queues stay within their maximum capacities, and its user is not
+// over the user limit already. The request itself is left out of the
+// user's check, as LeafQueue.canAssignToUser does ("We aren't
+// considering the current request since there is a fixed overhead of
+// the AM, but it's a > check, not a >= check"): a user may end one
+// container past the limit.
 func (c *Capacity) withinLimits(q *queue, a *app, req replay.Resources) bool {
 	for p := q; p != nil; p = p.parent {
 		if c.calc.sizeOfSum(p.used, req, 1) > p.q.AbsMaxCapacity*c.calc.total+eps {
 			return false
 		}
 	}
-	return c.calc.sizeOfSum(a.user.used, req, 1) <= c.userLimit(q, req)+eps
+	return c.calc.size(a.user.used) <= c.userLimit(q, req)+eps
 }
 
 // userLimit is LeafQueue.computeUserLimit (Hadoop 2.7) for a request req:

@@ -29,7 +29,9 @@ type Capacity struct {
 	apps   []app                    // by job index
 	nodes  int                      // the cluster's nodes, which cap the locality delays
 	seq    uint64                   // heartbeats so far: the current one's number
-	err    error                    // a job whose pool has no queue, found at its arrival
+	err    error                    // a job whose pool has no queue, found at its submission
+	seen   int                      // jobs submitted and taken in (sync)
+	amAsks int                      // activated apps whose AM waits for a container
 
 	// Scratch of locations: the job that last saw each node and rack.
 	stamp, rackStamp []uint32
@@ -63,6 +65,7 @@ type options struct {
 	perRound     float64
 	natural      float64
 	ignored      float64
+	amPercent    float64 // maximum-am-resource-percent, for queues that set none
 }
 
 // queue is the state of one queue of the hierarchy.
@@ -76,12 +79,17 @@ type queue struct {
 	tried    uint64           // the heartbeat in which it was found with nothing to assign
 
 	// Leaves only.
-	apps   []int32 // unfinished apps, in FIFO order
-	ready  []int32 // apps with a container to ask for, in the ordering policy's order
-	users  map[string]*user
-	active int // users with an app in ready
-	cursor int // apps before it in ready were passed over in heartbeat cursorSeq
-	curSeq uint64
+	apps    []int32 // activated unfinished apps, in FIFO order
+	ready   []int32 // apps with a task's container to ask for, in the ordering policy's order
+	waiting []int32 // submitted apps not activated yet, in FIFO order (am.go)
+	amAsk   []int32 // activated apps whose AM waits for a container, in FIFO order
+	amUsed  replay.Resources
+	nActive int     // activated unfinished apps
+	amPct   float64 // maximum-am-resource-percent
+	users   map[string]*user
+	active  int // users with an app asking for a container (its AM's or a task's)
+	cursor  int // apps before it in ready were passed over in heartbeat cursorSeq
+	curSeq  uint64
 
 	// The preemption round's figures, in size units (calc.size).
 	ideal, toPreempt, obtain float64
@@ -89,18 +97,22 @@ type queue struct {
 
 // user is one user of a leaf queue.
 type user struct {
-	used  replay.Resources
-	ready int // its apps in the leaf's ready list
+	used   replay.Resources
+	amUsed replay.Resources // its activated apps' AMs
+	asking int              // its apps asking for a container
 }
 
 // app is the state of one job (application).
 type app struct {
-	leaf    *queue
-	user    *user
-	live    bool // arrived and not finished
-	ready   bool // in leaf.ready
-	used    replay.Resources
-	pending replay.Resources // counted in its queues' pending
+	leaf      *queue
+	user      *user
+	live      bool // submitted and not finished
+	activated bool // LeafQueue.activateApplications let it in
+	amWait    bool // its ApplicationMaster has not started
+	ready     bool // in leaf.ready
+	asking    bool // counted in its user's asking
+	used      replay.Resources
+	pending   replay.Resources // counted in its queues' pending
 	// missed counts the scheduling opportunities of its maps since its
 	// last node-local or rack-local map, counted once per heartbeat
 	// (missedSeq is the last one counted).
@@ -125,13 +137,14 @@ var (
 	_ replay.Starter         = (*Capacity)(nil)
 	_ replay.Preempter       = (*Capacity)(nil)
 	_ replay.ResourceChooser = (*Capacity)(nil)
+	_ replay.AMScheduler     = (*Capacity)(nil)
 )
 
 // Name is the policy's name in the registry and on the command line.
 const Name = "yarn-capacity"
 
 var optionList = []policy.Option{
-	{Name: "queues", Default: "", Usage: "queues file: lines root.QUEUE.PROPERTY = VALUE (capacity, maximum-capacity, user-limit-factor, minimum-user-limit-percent; see package queues); empty: one leaf root.default with 100%"},
+	{Name: "queues", Default: "", Usage: "queues file: lines root.QUEUE.PROPERTY = VALUE (capacity, maximum-capacity, user-limit-factor, minimum-user-limit-percent, maximum-am-resource-percent; see package queues); empty: one leaf root.default with 100%"},
 	{Name: "user-by", Default: "pool", Usage: "a job's user for the user limits: pool (the trace's pool column), name (the job name up to its first '-') or job (each job its own user)"},
 	{Name: "resource-calculator", Default: "default", Usage: "yarn.scheduler.capacity.resource-calculator: default (DefaultResourceCalculator, memory only; vcores may be overcommitted) or dominant (DominantResourceCalculator: every resource, compared on dominant shares)"},
 	{Name: "ordering-policy", Default: "fifo", Usage: "yarn.scheduler.capacity.QUEUE.ordering-policy, for every leaf: fifo (priority, then submit time) or fair (least memory used first)"},
@@ -140,6 +153,7 @@ var optionList = []policy.Option{
 	{Name: "multiple-assignments", Default: "true", Usage: "yarn.scheduler.capacity.per-node-heartbeat.multiple-assignments-enabled: more than one container per heartbeat"},
 	{Name: "maximum-assignments", Default: "-1", Usage: "yarn.scheduler.capacity.per-node-heartbeat.maximum-container-assignments: containers per heartbeat (-1: no limit)"},
 	{Name: "maximum-offswitch-assignments", Default: "1", Usage: "yarn.scheduler.capacity.per-node-heartbeat.maximum-offswitch-assignments: off-switch containers (reduces included) after which a heartbeat ends"},
+	{Name: "maximum-am-resource-percent", Default: "0.1", Usage: "yarn.scheduler.capacity.maximum-am-resource-percent: fraction of a leaf's resources its ApplicationMasters may hold, for the leaves whose maximum-am-resource-percent the queues file leaves out"},
 	{Name: "preemption", Default: "false", Usage: "yarn.resourcemanager.scheduler.monitor.enable with the ProportionalCapacityPreemptionPolicy: kill containers of queues above their ideal share"},
 	{Name: "monitoring-interval", Default: "3", Usage: "yarn.resourcemanager.monitor.capacity.preemption.monitoring_interval: seconds between preemption rounds"},
 	{Name: "max-wait-before-kill", Default: "15", Usage: "yarn.resourcemanager.monitor.capacity.preemption.max_wait_before_kill: seconds a container stays selected before it is killed"},
@@ -176,6 +190,7 @@ func New(s *policy.Settings) (*Capacity, error) {
 	o.perRound = s.Float("total-preemption-per-round")
 	o.natural = s.Float("natural-termination-factor")
 	o.ignored = s.Float("max-ignored-over-capacity")
+	o.amPercent = s.Float("maximum-am-resource-percent")
 	if err := s.Err(); err != nil {
 		return nil, err
 	}
@@ -201,6 +216,8 @@ func New(s *policy.Settings) (*Capacity, error) {
 		return nil, bad("natural-termination-factor", o.natural, "a fraction in (0, 1]")
 	case !(o.ignored >= 0):
 		return nil, bad("max-ignored-over-capacity", o.ignored, "a fraction >= 0")
+	case !(o.amPercent >= 0 && o.amPercent <= 1):
+		return nil, bad("maximum-am-resource-percent", o.amPercent, "a fraction in [0, 1]")
 	}
 	o.interval, o.maxWait = replay.Seconds(interval), replay.Seconds(wait)
 	if o.interval <= 0 {
@@ -267,6 +284,10 @@ func (c *Capacity) build(q *queues.Queue, parent *queue) *queue {
 	n := &queue{q: q, parent: parent}
 	if q.Leaf() {
 		n.users = map[string]*user{}
+		n.amPct = c.o.amPercent
+		if q.MaxAMResourcePercent >= 0 {
+			n.amPct = q.MaxAMResourcePercent
+		}
 		c.byQ[q] = n
 	}
 	for _, ch := range q.Children {
@@ -303,6 +324,7 @@ func (c *Capacity) userOf(jv replay.JobView) string {
 // kills are accounted when it makes them; their events are ignored.
 func (c *Capacity) OnEvent(ev replay.Event, v *replay.View) {
 	c.v = v
+	c.sync()
 	switch ev.Kind {
 	case replay.JobArrived:
 		c.admit(ev.Job)
@@ -324,33 +346,26 @@ func (c *Capacity) OnEvent(ev replay.Event, v *replay.View) {
 	}
 }
 
-// admit puts arriving job j in its leaf queue and user, and charges its
-// ApplicationMaster's container to them.
+// admit charges the ApplicationMaster of job j, which just started, to
+// its app, user and queues.
 func (c *Capacity) admit(j int32) {
-	jv := c.v.Job(j)
-	leaf := c.leafOf(jv.Pool())
-	if leaf == nil {
-		c.err = cmp.Or(c.err, c.qs.NoLeaf(jv.Index(), jv.Trace().Name, jv.Pool()))
+	a := &c.apps[j]
+	if !a.live || !a.amWait {
 		return
 	}
-	name := c.userOf(jv)
-	u := leaf.users[name]
-	if u == nil {
-		u = &user{}
-		leaf.users[name] = u
-	}
-	a := &c.apps[j]
-	*a = app{leaf: leaf, user: u, live: true}
-	i, _ := slices.BinarySearchFunc(leaf.apps, j, func(x, y int32) int { return order.FIFO(c.v, x, y) })
-	leaf.apps = slices.Insert(leaf.apps, i, j)
+	a.amWait = false
+	a.leaf.amAsk = order.Remove(a.leaf.amAsk, j)
+	c.amAsks--
 	if c.o.rackDelay < 0 {
-		a.locations = c.locations(jv)
+		a.locations = c.locations(c.v.Job(j))
 	}
 	c.charge(j, c.v.AMRequest(), +1)
 	c.refresh(j)
 }
 
-// finish takes finished job j out of its queue and releases its AM.
+// finish takes finished job j out of its queue, releases its AM, and
+// activates the apps its leaf may now let in
+// (LeafQueue.removeApplicationAttempt).
 func (c *Capacity) finish(j int32) {
 	a := &c.apps[j]
 	if !a.live {
@@ -359,8 +374,16 @@ func (c *Capacity) finish(j int32) {
 	a.live = false
 	c.refresh(j) // out of ready, its pending gone
 	c.charge(j, c.v.AMRequest(), -1)
-	a.leaf.apps = order.Remove(a.leaf.apps, j)
+	l := a.leaf
+	l.apps = order.Remove(l.apps, j)
 	a.run = [2][]runRef{}
+	am := c.v.AMRequest()
+	for i := range c.calc.nres {
+		l.amUsed[i] -= am[i]
+		a.user.amUsed[i] -= am[i]
+	}
+	l.nActive--
+	c.activate(l)
 }
 
 // locations counts the resource names job jv's maps ask for, as the
@@ -417,30 +440,40 @@ func (c *Capacity) charge(j int32, r replay.Resources, d int64) {
 
 // refresh brings app j's place in its leaf's ready list, its user's and
 // leaf's active counts and its pending containers up to date with the
-// View.
+// View. An app asks for a container from its submission: its AM's until
+// the AM starts (its user is then an active user), its tasks' after.
 func (c *Capacity) refresh(j int32) {
 	a := &c.apps[j]
 	jv := c.v.Job(j)
-	want := a.live && (jv.Launchable(replay.Map) || jv.Launchable(replay.Reduce))
+	want := a.live && !a.amWait && (jv.Launchable(replay.Map) || jv.Launchable(replay.Reduce))
 	if want != a.ready {
 		a.ready = want
 		if want {
 			c.list(a.leaf, j)
-			if a.user.ready++; a.user.ready == 1 {
-				a.leaf.active++
-			}
 		} else {
 			c.unlist(a.leaf, j)
-			if a.user.ready--; a.user.ready == 0 {
-				a.leaf.active--
+		}
+	}
+	if asking := want || a.live && a.amWait; asking != a.asking {
+		a.asking = asking
+		if asking {
+			if a.user.asking++; a.user.asking == 1 {
+				a.leaf.active++
 			}
+		} else if a.user.asking--; a.user.asking == 0 {
+			a.leaf.active--
 		}
 	}
 	if !c.o.preempt {
 		return
 	}
+	// The preemption policy's pending resources are the activated apps'
+	// (LeafQueue.getTotalPendingResourcesConsideringUserLimit walks
+	// getApplications()): an activated app's AM, then its tasks.
 	var p replay.Resources
-	if a.live {
+	if a.live && a.amWait && a.activated {
+		p = c.v.AMRequest()
+	} else if a.live && !a.amWait {
 		for k := replay.Map; k <= replay.Reduce; k++ {
 			if n := int64(jv.Pending(k)); n > 0 && (k == replay.Map || jv.ReducesEligible()) {
 				req := jv.Request(k)

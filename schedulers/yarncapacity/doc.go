@@ -18,6 +18,7 @@
 //	root.prod.maximum-capacity = 100           # percent of the parent (default 100)
 //	root.prod.user-limit-factor = 2            # (default 1)
 //	root.prod.minimum-user-limit-percent = 50  # (default 100)
+//	root.prod.maximum-am-resource-percent = 0.2  # (default: the option)
 //	root.dev.capacity = 30
 //	root.dev.adhoc.capacity = 100              # a child of root.dev
 //
@@ -41,10 +42,45 @@
 // user, and with YARN's default user-limit-factor of 1 that user, and so
 // the queue, cannot hold more than the queue's guarantee.
 //
-// A job is an application once its ApplicationMaster runs (the engine
-// starts AMs in submit order, under its own cap, Config.MaxAMShare): from
-// then on the AM's container counts in the usage of the application, its
-// user and its queues until the job ends.
+// # ApplicationMasters
+//
+// A job is an application from its submission (View.Submitted), pending
+// in its leaf until LeafQueue.activateApplications activates it: a
+// leaf's pending apps, in FIFO order, are activated while the AMs of its
+// active apps with theirs stay within the leaf's AM limit, and their
+// user's within the user AM limit; an app that does not fit is passed
+// over for the next, and a leaf with no active app (or whose AMs hold
+// nothing) activates one anyway. Activation is tried when an app is
+// submitted and when one finishes, as in YARN. With p the leaf's
+// maximum-am-resource-percent (its line in the queues file, else option
+// maximum-am-resource-percent, yarn.scheduler.capacity.maximum-am-
+// resource-percent, default 0.1) and G its guarantee normalised up to
+// the minimum allocation:
+//
+//   - the leaf's AM limit (calculateAndGetAMResourceLimitPerPartition) is
+//     p × its current limit, or p × G when G does not fit in it,
+//     normalised up to the minimum allocation (multiplyAndNormalizeUp:
+//     memory × p rounded to the nearest MiB, then up); the current limit
+//     is what ParentQueue.getResourceLimitsOfChild passes down: the
+//     parent's less what the parent uses plus what the leaf uses, at most
+//     the leaf's maximum capacity, from the cluster at the root;
+//   - the user AM limit (getUserAMResourceLimitPerPartition) is p ×
+//     max(minimum-user-limit-percent / 100, 1 / active users) ×
+//     user-limit-factor × G, normalised up, at most the leaf's AM limit.
+//     With the default minimum-user-limit-percent of 100 it is p × G ×
+//     user-limit-factor whatever the users; when a leaf's jobs are one
+//     user (user-by pool, queues named after pools) it binds before the
+//     leaf's limit as soon as the leaf borrows beyond its guarantee.
+//
+// An activated app's AM asks for a container (the policy places it,
+// replay.AMScheduler): at a node's heartbeat, before any task, the first
+// activated app waiting for its AM found from the root down, children in
+// the order they are offered a node, in a leaf in FIFO order, whose
+// queues stay within their maximum capacities with it and whose user is
+// not above the user limit. From then on the AM's container counts in
+// the usage of the application, its user and its queues until the job
+// ends. A user with an app asking for its AM is an active user for the
+// user limits.
 //
 // # Resource calculator
 //
@@ -127,8 +163,9 @@
 //	max(⌈current / n⌉, ⌈current × minimum-user-limit-percent / 100⌉),
 //
 // at most C × user-limit-factor, rounded up to the minimum allocation; a
-// container is given only if the user's use stays within it (YARN's
-// headroom check).
+// container is refused only while the user's use is already above it
+// (LeafQueue.canAssignToUser leaves the request out), so a user may end
+// one container past the limit.
 //
 // # Delay scheduling
 //
@@ -174,6 +211,9 @@
 //     guarantees among those wanting more, and each accepts up to its
 //     maximum capacity, its use + pending and, for a leaf, the larger of
 //     its guarantee and its use.
+//     A leaf's pending containers are its activated apps': an app's AM
+//     until it starts, then its tasks'; a waiting AM is demand, and the
+//     room a kill makes goes to it at the node's next heartbeat.
 //  2. Each queue should give back its use above max(ideal, min(use +
 //     pending, guarantee)), all of them scaled down so that the round
 //     takes at most total-preemption-per-round (default 0.1) of the
@@ -194,8 +234,9 @@
 //     acts on a node through its heartbeat) and its task is pending again.
 //     A mark not renewed for twice that long is forgotten.
 //
-// Not modelled: reservations, queues' own AM limits (the engine caps all
-// AMs together), node labels, application priorities beyond Hadoop's job
-// priority, intra-queue preemption, and the per-user cap on a leaf's
-// pending containers in the preemption policy.
+// Not modelled: reservations, node labels, application priorities beyond
+// Hadoop's job priority, intra-queue preemption, the per-user cap on a
+// leaf's pending containers in the preemption policy, users' weights, and
+// the caching of a leaf's current limit (YARN's AM limit uses the one of
+// the leaf's last assignment, here it is computed at activation).
 package yarncapacity

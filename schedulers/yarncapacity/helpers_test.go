@@ -12,8 +12,8 @@ import (
 
 // Helpers of the hand-computed micro-traces. Unless a test says
 // otherwise: the minimum allocation is 1024 MiB and 1 vcore, each job's
-// ApplicationMaster 1024 MiB and 1 vcore, no cap on the AMs' share,
-// heartbeats every second (node i of n at i/n s past each second).
+// ApplicationMaster 1024 MiB and 1 vcore, no cap on the AMs' share
+// (maximum-am-resource-percent 1 unless the test sets it), heartbeats every second (node i of n at i/n s past each second).
 
 const gib = 1 << 30
 
@@ -31,7 +31,7 @@ func nodes(seed uint64, spec ...[2]int64) replay.Config {
 // actions.
 func run(t *testing.T, tr *traces.Trace, cfg replay.Config, opts map[string]string) (*replay.Result, *replaytest.Log) {
 	t.Helper()
-	o := map[string]string{}
+	o := map[string]string{"maximum-am-resource-percent": "1"}
 	for k, v := range opts {
 		if k == "queues" {
 			v = replaytest.WriteFile(t, "queues.conf", v)

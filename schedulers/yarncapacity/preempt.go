@@ -214,6 +214,8 @@ func (c *Capacity) WantsBusyHeartbeats(v *replay.View) bool {
 	if !c.o.preempt {
 		return false
 	}
+	c.v = v
+	c.sync() // a waiting AM may be demand
 	if c.nKills > 0 || len(c.marks) > 0 {
 		return true
 	}

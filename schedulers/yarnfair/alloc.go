@@ -29,6 +29,10 @@ type QueueSpec struct {
 	HasMax  bool
 	Policy  string // fifo, fair, drf, or "" for the policy option
 	MaxApps int    // max-running-apps; 0 for no limit
+	// AMShare is max-am-share (<maxAMShare>): a fraction, -1 for no
+	// limit; HasAMShare says the file set it (else the option's default).
+	AMShare    float64
+	HasAMShare bool
 }
 
 // Allocation is a parsed allocation file: its queues in file order, a
@@ -64,7 +68,9 @@ func LoadAllocation(path string) (*Allocation, error) {
 // key=value, at most once: weight (fair-scheduler.xml's <weight>, a
 // positive number, default 1), min and max (<minResources> and
 // <maxResources>: MiB,vcores), policy (<schedulingPolicy>: fifo, fair or
-// drf) and max-running-apps (<maxRunningApps>, a positive integer). A
+// drf), max-running-apps (<maxRunningApps>, a positive integer) and
+// max-am-share (<maxAMShare>: the fraction of the queue's fair share its
+// ApplicationMasters may hold, -1 for no limit; leaves only). A
 // queue named only as the parent of others exists with the defaults. The
 // root takes only policy and max-running-apps. Each queue is declared
 // once. Errors are one line naming the file and the line, and wrap
@@ -196,8 +202,14 @@ func (q *QueueSpec) set(key, val string) error {
 			return fmt.Errorf("max-running-apps %q: want an integer from 1 to %d", val, policy.MaxInt)
 		}
 		q.MaxApps = n
+	case "max-am-share":
+		f, err := strconv.ParseFloat(val, 64)
+		if err != nil || !(f == -1 || f >= 0 && f <= 1) {
+			return fmt.Errorf("max-am-share %q: want a fraction from 0 to 1, or -1 for no limit", val)
+		}
+		q.AMShare, q.HasAMShare = f, true
 	default:
-		return fmt.Errorf("unknown setting %q; want weight, min, max, policy or max-running-apps", key)
+		return fmt.Errorf("unknown setting %q; want weight, min, max, policy, max-running-apps or max-am-share", key)
 	}
 	return nil
 }

@@ -10,13 +10,22 @@ import (
 // when due, kills the victims marked on the node, then assigns
 // containers from the root down (FairScheduler.attemptScheduling).
 func (p *YARNFair) OnHeartbeat(hb *replay.Heartbeat) error {
+	p.sync(hb.View)
+	p.tick(hb.Now(), true, hb.View)
 	if p.o.preempt {
-		p.update(hb.View)
 		if err := p.killMarked(hb); err != nil {
 			return err
 		}
 	}
-	if p.root.ready == 0 || (hb.Free(replay.Map) == 0 && hb.Free(replay.Reduce) == 0) {
+	// The room preemption just made goes to a waiting ApplicationMaster
+	// that may take it: the engine starts it at the node's next
+	// heartbeat, AMs going first.
+	if p.o.preempt && p.root.amAsk > 0 && p.amFitsNow(hb) {
+		return nil
+	}
+	// A full node is offered to the apps too when delay scheduling
+	// counts its heartbeat as a scheduling opportunity.
+	if p.root.ready == 0 || (hb.Free(replay.Map) == 0 && hb.Free(replay.Reduce) == 0 && !p.delayScheduling()) {
 		return nil
 	}
 	avail := hb.Available()
@@ -29,24 +38,41 @@ func (p *YARNFair) OnHeartbeat(hb *replay.Heartbeat) error {
 		if err != nil || !ok {
 			return err
 		}
-		if !p.o.assignMultiple {
-			return nil
+		for r := 0; r < p.nres; r++ {
+			assigned[r] += req[r]
 		}
-		if p.o.dynamicMaxAssign {
-			done := true
-			for r := 0; r < p.nres; r++ {
-				assigned[r] += req[r]
-				if assigned[r] < half[r] {
-					done = false
-				}
-			}
-			if done {
-				return nil
-			}
-		} else if p.o.maxAssign > 0 && n >= p.o.maxAssign {
+		if !p.continueAssigning(n, &assigned, &half) {
 			return nil
 		}
 	}
+}
+
+// continueAssigning is FairScheduler.shouldContinueAssigning after n
+// containers worth assigned: with assignmultiple, while what is assigned
+// fits in half the node's resources unallocated before the heartbeat
+// (dynamic), or fewer than max-assign containers.
+func (p *YARNFair) continueAssigning(n int, assigned, half *replay.Resources) bool {
+	switch {
+	case !p.o.assignMultiple:
+		return false
+	case p.o.dynamicMaxAssign:
+		for r := 0; r < p.nres; r++ {
+			if assigned[r] > half[r] {
+				return false
+			}
+		}
+		return true
+	}
+	return p.o.maxAssign <= 0 || n < p.o.maxAssign
+}
+
+// delayScheduling reports whether maps wait for locality: both
+// thresholds set, or both delays with continuous scheduling.
+func (p *YARNFair) delayScheduling() bool {
+	if p.o.continuous {
+		return p.o.nodeDelay >= 0
+	}
+	return p.o.nodeThreshold >= 0 && p.o.rackThreshold >= 0
 }
 
 // assignQueue offers the node to queue q's subtree: its children with
@@ -115,7 +141,9 @@ func (p *YARNFair) assignLeaf(q *queue, hb *replay.Heartbeat) (replay.Resources,
 // empty and within the queues' maxima, decides: it is placed if its
 // locality is allowed and it fits what the node has left, and otherwise
 // the app takes nothing here. Maps count a scheduling opportunity each
-// time and follow the locality thresholds.
+// time, full nodes included, and follow the locality thresholds. A
+// container that does not fit leaves the node to the next app, where
+// YARN would reserve the node (reservations are not modelled).
 func (p *YARNFair) tryApp(a *app, hb *replay.Heartbeat) (replay.Resources, bool, error) {
 	jv := hb.Job(a.id)
 	n := hb.Node()
@@ -134,7 +162,7 @@ func (p *YARNFair) tryApp(a *app, hb *replay.Heartbeat) (replay.Resources, bool,
 			t = replay.TaskRef{Job: a.id, Kind: k, Index: idx}
 		} else {
 			a.opps++
-			allowed := p.allowedLevel(a, hb.Nodes())
+			allowed := p.allowedLevel(a, hb.Nodes(), hb.Now())
 			idx, l, ok := hb.PendingMap(a.id, n, replay.OffRack)
 			if !ok || l > allowed {
 				return replay.Resources{}, false, nil
@@ -180,7 +208,10 @@ func (p *YARNFair) could(q *queue, req *replay.Resources, n int32) bool {
 // local at first; once more than threshold × nodes scheduling
 // opportunities passed at a level, the next level, the count starting
 // again.
-func (p *YARNFair) allowedLevel(a *app, nodes int) replay.Locality {
+func (p *YARNFair) allowedLevel(a *app, nodes int, now replay.Time) replay.Locality {
+	if p.o.continuous {
+		return p.allowedByTime(a, now)
+	}
 	tn, tr := min(p.o.nodeThreshold, 1), min(p.o.rackThreshold, 1)
 	if tn < 0 || tr < 0 {
 		return replay.OffRack
@@ -209,4 +240,43 @@ func (p *YARNFair) raiseLevel(a *app, loc replay.Locality) {
 	if a.localityInit && loc < a.allowed {
 		a.allowed = loc
 	}
+}
+
+// allowedByTime is allowedLevel with continuous scheduling
+// (FSAppAttempt.getAllowedLocalityLevelByTime): node-local at first;
+// once more than locality-delay-node (then -rack) passed since the level
+// was set, the next level.
+func (p *YARNFair) allowedByTime(a *app, now replay.Time) replay.Locality {
+	if p.o.nodeDelay < 0 || p.o.rackDelay < 0 {
+		return replay.OffRack
+	}
+	if !a.localityInit {
+		a.localityInit, a.allowed, a.lastSched = true, replay.NodeLocal, now
+		return replay.NodeLocal
+	}
+	if a.allowed == replay.OffRack {
+		return replay.OffRack
+	}
+	th := p.o.nodeDelay
+	if a.allowed == replay.RackLocal {
+		th = p.o.rackDelay
+	}
+	if now-a.lastSched > th {
+		a.allowed++
+		a.lastSched = now
+	}
+	return a.allowed
+}
+
+// amFitsNow reports whether a waiting ApplicationMaster would be chosen
+// for the heartbeating node and fits what it has left.
+func (p *YARNFair) amFitsNow(hb *replay.Heartbeat) bool {
+	am := hb.AMRequest()
+	avail := hb.Available()
+	for r := 0; r < p.nres; r++ {
+		if am[r] > avail[r] {
+			return false
+		}
+	}
+	return p.chooseAM(p.root, hb.Node(), &am) >= 0
 }

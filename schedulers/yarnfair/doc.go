@@ -27,12 +27,24 @@
 //
 // # Assignment
 //
-// A job is an application whose ApplicationMaster the engine starts; it
-// counts in its app's and queues' usage from then until the job ends and
-// is never preempted. The app's demand is its usage plus its pending
-// maps, and its pending reduces once slow-start lets them launch (the
-// MapReduce ApplicationMaster asks for them then); a queue's demand is
-// its apps' capped by its maxResources.
+// A job is an application from its submission: its ApplicationMaster's
+// request is its first demand (FSAppAttempt.updateDemand), which may
+// starve its queue and so trigger preemption. The policy chooses which
+// waiting AM starts (replay.AMScheduler): at a node's heartbeat, before
+// the tasks, the most deserving runnable app in the queues' order whose
+// leaf may run one more AM under its max-am-share (option, default 0.5,
+// or the queue's max-am-share in the file; FSLeafQueue.canRunAppAM):
+// its AMs with one more must fit, resource by resource, in that fraction
+// of the leaf's fair share rounded up, a fair share of 0 on a resource
+// (the fair policy shares memory alone, so vcores are 0) standing for
+// min(the cluster's unallocated, the leaf's maxResources)
+// (computeMaxAMResource). The AM counts in its app's and queues' usage
+// until the job ends and is never preempted. The app's demand is then
+// its usage plus its pending maps, and its pending reduces once
+// slow-start lets them launch (the MapReduce ApplicationMaster asks for
+// them then); a queue's demand is its apps' capped by its maxResources.
+// Requests are rounded up to a multiple of increment-allocation-mb and
+// -vcores, at least the minimum allocation (replay.Incrementer).
 //
 // At a node's heartbeat, from the root down, a parent queue offers the
 // node to its children that have apps asking for containers, in the
@@ -70,17 +82,17 @@
 // policy does not implement replay.ResourceChooser.
 //
 // One container per heartbeat by default; with assignmultiple
-// (yarn.scheduler.fair.assignmultiple, default false) more, until half
-// the node's unallocated resources are assigned (dynamic-max-assign,
-// yarn.scheduler.fair.dynamic.max.assign, default true) or, with that
-// off, max-assign containers (yarn.scheduler.fair.max.assign, default -1:
-// no limit). A heartbeat of a node where no minimum-size container fits
-// assigns nothing and counts no scheduling opportunity.
+// (yarn.scheduler.fair.assignmultiple, default false) more, while what
+// is assigned fits in half the node's resources unallocated before the
+// heartbeat, so one past half at most (dynamic-max-assign,
+// yarn.scheduler.fair.dynamic.max.assign, default true;
+// FairScheduler.shouldContinueAssigning) or, with that off, up to
+// max-assign containers (yarn.scheduler.fair.max.assign, default -1: no
+// limit).
 //
-// Queues with max-running-apps (<maxRunningApps>) hold further apps
-// until a running one ends, the earliest first (MaxRunningAppsEnforcer);
-// the engine has started their ApplicationMasters already, which YARN
-// would not.
+// Queues with max-running-apps (<maxRunningApps>) hold further apps,
+// their AMs not started, until a running one ends, the earliest first
+// (MaxRunningAppsEnforcer).
 //
 // # Locality
 //
@@ -89,22 +101,30 @@
 // locality-threshold-node and locality-threshold-rack
 // (yarn.scheduler.fair.locality.threshold.node and .rack, default -1)
 // say: with either negative, any locality at once. Otherwise each time
-// an app is offered a node and has a map to place counts an opportunity;
+// an app is offered a node and has a map to place counts an opportunity,
+// at every node's heartbeat, full nodes included (they keep heartbeating
+// while apps ask for containers);
 // the app takes a node-local map always, and a rack-local or off-rack
 // one only at its allowed level, which starts node-local and relaxes one
 // level once more than threshold × nodes opportunities passed at it (the
 // count then starts again). A map placed better than the allowed level
-// brings the level back to it.
+// brings the level back to it. With continuous-scheduling
+// (yarn.scheduler.fair.continuous-scheduling-enabled) the level relaxes
+// by time instead (getAllowedLocalityLevelByTime): once more than
+// locality-delay-node, then locality-delay-rack, passed since it was set.
 //
 // # Preemption
 //
-// With preemption (yarn.scheduler.fair.preemption, default false), every
-// update-interval (yarn.scheduler.fair.update-interval-ms, 500 ms) at the
-// first heartbeat due, the instantaneous fair shares are recomputed
+// Every update-interval (yarn.scheduler.fair.update-interval-ms, 500 ms)
+// from time 0, on its own clock as FairScheduler's UpdateThread, whether
+// or not nodes heartbeat (the updates since the policy was last called
+// run when it is next called: its state did not change in between), the
+// instantaneous fair shares are recomputed
 // (ComputeShares: the cluster among the active queues, those with
 // runnable apps, by weight within min and max resources; memory alone
 // under fair, every resource under drf; within a leaf among its apps,
-// all to the first under fifo) and a leaf is starved while its usage is
+// all to the first under fifo). With preemption
+// (yarn.scheduler.fair.preemption, default false) a leaf is starved while its usage is
 // below its min share, or below fair-share-preemption-threshold (default
 // 0.5, defaultFairSharePreemptionThreshold) × its fair share, each capped
 // by its demand. Every preemption-interval

@@ -16,25 +16,72 @@ type warning struct {
 	at    replay.Time // when it was first warned
 }
 
-// WantsBusyHeartbeats implements replay.Preempter: with preemption on,
-// full nodes keep heartbeating while a queue is starved, a container is
-// warned or a victim waits for its node, so that updates and kills
-// happen on time.
+// WantsBusyHeartbeats implements replay.Preempter. Full nodes keep
+// heartbeating with preemption on while a queue is starved, something
+// changed since the last update (which may starve a queue), a container
+// is warned or a victim waits for its node, so that warnings and kills
+// happen on time; and with delay scheduling while an app asks for
+// containers, since YARN counts a scheduling opportunity at every
+// node's heartbeat, full nodes included.
 func (p *YARNFair) WantsBusyHeartbeats(v *replay.View) bool {
-	return p.o.preempt && (p.starved || p.nKills > 0 || len(p.warned) > 0 || p.root.runnable > 0 && p.lastUpdate < v.Now())
+	p.sync(v)
+	if p.delayScheduling() && p.root.ready > 0 {
+		return true
+	}
+	return p.o.preempt && (p.starved || p.nKills > 0 || len(p.warned) > 0 || p.dirty && p.root.runnable > 0)
 }
 
-// update recomputes fair shares and starvation every update-interval,
+// tick runs the updates due up to now, included or not: one every
+// update-interval from time 0, as FairScheduler's UpdateThread runs
+// whether or not nodes heartbeat. The policy's state changes only when
+// it is called, so the updates since its last call all see the state
+// as it is now: once nothing is starved and no container is warned, the
+// rest up to now repeat the last, and only the latest runs (its clocks
+// are those of the skipped ones).
+func (p *YARNFair) tick(now replay.Time, incl bool, v *replay.View) {
+	u := max(p.o.updateInterval, 1)
+	due := func() bool { return p.nextUpdate < now || incl && p.nextUpdate == now }
+	for due() {
+		p.update(p.nextUpdate, v)
+		p.nextUpdate += u
+		if !due() || p.o.preempt && (p.starved || len(p.warned) > 0) && p.canPreempt() {
+			continue
+		}
+		last := now
+		if !incl {
+			last--
+		}
+		k := (last - p.nextUpdate) / u
+		if k <= 0 {
+			continue
+		}
+		g := p.nextUpdate + k*u
+		if p.o.preempt && p.busyEnough() {
+			step := (p.o.preemptInterval + u - 1) / u * u
+			if step > 0 && g-p.lastPreempt >= step {
+				p.lastPreempt += (g - p.lastPreempt) / step * step
+			}
+		}
+		p.nextUpdate = g
+	}
+}
+
+// canPreempt reports whether either preemption timeout is set.
+func (p *YARNFair) canPreempt() bool {
+	return p.o.minTimeout != replay.Never || p.o.fairTimeout != replay.Never
+}
+
+// update recomputes fair shares and, with preemption on, starvation,
 // then, every preemption-interval while the cluster is busy enough,
 // preempts for the starved queues (FairScheduler.update and
 // preemptTasksIfNecessary).
-func (p *YARNFair) update(v *replay.View) {
-	now := v.Now()
-	if now < p.lastUpdate+p.o.updateInterval {
+func (p *YARNFair) update(now replay.Time, v *replay.View) {
+	p.lastUpdate = now
+	p.dirty = false
+	p.computeShares()
+	if !p.o.preempt {
 		return
 	}
-	p.lastUpdate = now
-	p.computeShares()
 	p.starved = false
 	for _, q := range p.leaves {
 		if !p.starvedFor(q, &q.min) {
@@ -63,7 +110,7 @@ func (p *YARNFair) update(v *replay.View) {
 		}
 	}
 	if toPreempt[0] > 0 {
-		p.preemptResources(toPreempt, v)
+		p.preemptResources(toPreempt, now, v)
 	}
 }
 
@@ -213,8 +260,7 @@ func (p *YARNFair) deficit(q *queue, now replay.Time) replay.Resources {
 // parent's policy, in the leaf from the app most over its share, its
 // maps before its reduces and the youngest first (FairScheduler
 // preemptResources). Warned containers count as gone while choosing.
-func (p *YARNFair) preemptResources(toPreempt replay.Resources, v *replay.View) {
-	now := v.Now()
+func (p *YARNFair) preemptResources(toPreempt replay.Resources, now replay.Time, v *replay.View) {
 	kept := p.warned[:0]
 	var held []warning // warned containers subtracted from their apps' usage
 	for _, w := range p.warned {

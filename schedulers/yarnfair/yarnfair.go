@@ -28,6 +28,12 @@ var optionList = []policy.Option{
 	{Name: "wait-before-kill", Default: "15", Usage: "seconds from a container's preemption warning to its kill (yarn.scheduler.fair.waitTimeBeforeKill, 15000 ms)"},
 	{Name: "preemption-utilization-threshold", Default: "0.8", Usage: "preempt only while the cluster's most used resource is allocated above this fraction (yarn.scheduler.fair.preemption.cluster-utilization-threshold)"},
 	{Name: "update-interval", Default: "0.5", Usage: "seconds between updates of fair shares and starvation (yarn.scheduler.fair.update-interval-ms, 500 ms)"},
+	{Name: "max-am-share", Default: "0.5", Usage: "fraction of a leaf queue's fair share its ApplicationMasters may hold, -1 no limit (fair-scheduler.xml queueMaxAMShareDefault; a queue's max-am-share in the queues file overrides it)"},
+	{Name: "increment-allocation-mb", Default: "1024", Usage: "requests are rounded up to a multiple of this, at least the minimum allocation (yarn.scheduler.increment-allocation-mb)"},
+	{Name: "increment-allocation-vcores", Default: "1", Usage: "vcores requests are rounded up to a multiple of this (yarn.scheduler.increment-allocation-vcores)"},
+	{Name: "continuous-scheduling", Default: "false", Usage: "delay scheduling by time, locality-delay-node and -rack, instead of by scheduling opportunities (yarn.scheduler.fair.continuous-scheduling-enabled); nodes still act at their heartbeats only"},
+	{Name: "locality-delay-node", Default: "-1", Usage: "with continuous-scheduling, seconds an app waits for a node-local container before taking rack-local ones; negative: no delay scheduling (yarn.scheduler.fair.locality-delay-node-ms)"},
+	{Name: "locality-delay-rack", Default: "-1", Usage: "with continuous-scheduling, seconds an app then waits before taking off-rack containers; negative: no delay scheduling (yarn.scheduler.fair.locality-delay-rack-ms)"},
 }
 
 // Policy describes the policy to the registry.
@@ -55,6 +61,11 @@ type options struct {
 	waitBeforeKill   replay.Time
 	utilThreshold    float64
 	updateInterval   replay.Time
+	amShare          float64
+	incMB, incVcores int64
+	continuous       bool
+	nodeDelay        replay.Time // negative: no delay scheduling
+	rackDelay        replay.Time
 }
 
 type policyKind uint8
@@ -97,6 +108,12 @@ type YARNFair struct {
 	scratchQ [][]*queue // per depth
 	scratchA []*app
 
+	// Submitted jobs seen (sync), and the update clock (tick): the time
+	// of the next update, and whether anything changed since the last.
+	seen       int
+	nextUpdate replay.Time
+	dirty      bool
+
 	// Preemption (preempt.go).
 	lastUpdate  replay.Time
 	lastPreempt replay.Time
@@ -116,6 +133,9 @@ type queue struct {
 	hasMax   bool
 	max      replay.Resources
 	maxApps  int
+	amShare  float64          // max-am-share; -1 no limit
+	amUsage  replay.Resources // leaf: its running ApplicationMasters
+	amAsk    int              // runnable apps below whose AM waits
 	raw      replay.Resources // demand before the max cap
 	runnable int              // runnable apps below
 	ready    int              // runnable apps below with a container to ask for
@@ -134,11 +154,13 @@ type app struct {
 	runnable       bool
 	ready          bool
 	reducesCounted bool
+	amPending      bool // its ApplicationMaster waits for a container
 	// Delay scheduling of the maps (YARN's per-priority allowed locality
 	// level and scheduling opportunities).
 	localityInit bool
 	allowed      replay.Locality
 	opps         int
+	lastSched    replay.Time // time-based: when the level was set last
 	fair         replay.Resources
 	preempted    replay.Resources // warned containers' resources during a preemption pass
 	// hpos is the app's place in its leaf's heap, -1 when out; popped
@@ -148,9 +170,11 @@ type app struct {
 }
 
 var (
-	_ replay.Scheduler = (*YARNFair)(nil)
-	_ replay.Starter   = (*YARNFair)(nil)
-	_ replay.Preempter = (*YARNFair)(nil)
+	_ replay.Scheduler   = (*YARNFair)(nil)
+	_ replay.Starter     = (*YARNFair)(nil)
+	_ replay.Preempter   = (*YARNFair)(nil)
+	_ replay.AMScheduler = (*YARNFair)(nil)
+	_ replay.Incrementer = (*YARNFair)(nil)
 )
 
 // New builds the policy from its settings.
@@ -171,6 +195,10 @@ func New(s *policy.Settings) (*YARNFair, error) {
 	wait := s.Float("wait-before-kill")
 	o.utilThreshold = s.Float("preemption-utilization-threshold")
 	update := s.Float("update-interval")
+	o.amShare = s.Float("max-am-share")
+	incMB, incV := s.Int("increment-allocation-mb"), s.Int("increment-allocation-vcores")
+	o.continuous = s.Bool("continuous-scheduling")
+	nodeDelay, rackDelay := s.Float("locality-delay-node"), s.Float("locality-delay-rack")
 	if err := s.Err(); err != nil {
 		return nil, err
 	}
@@ -200,6 +228,20 @@ func New(s *policy.Settings) (*YARNFair, error) {
 		if c.v < c.lo || c.v > c.hi {
 			return nil, fmt.Errorf("%s.%s: %v; want %g to %g", Name, c.name, c.v, c.lo, c.hi)
 		}
+	}
+	if !(o.amShare == -1 || o.amShare >= 0 && o.amShare <= 1) {
+		return nil, fmt.Errorf("%s.max-am-share: %v; want a fraction from 0 to 1, or -1 for no limit", Name, o.amShare)
+	}
+	if incMB < 1 || incMB > replay.MaxMemoryMB || incV < 1 || incV > replay.MaxVcores {
+		return nil, fmt.Errorf("%s.increment-allocation-mb and -vcores: %d and %d; want 1 to %d MiB and 1 to %d vcores", Name, incMB, incV, int64(replay.MaxMemoryMB), replay.MaxVcores)
+	}
+	o.incMB, o.incVcores = int64(incMB), int64(incV)
+	if nodeDelay > 1e9 || rackDelay > 1e9 {
+		return nil, fmt.Errorf("%s.locality-delay-node and -rack: %v and %v; want at most 1e9 seconds", Name, nodeDelay, rackDelay)
+	}
+	o.nodeDelay, o.rackDelay = -1, -1
+	if nodeDelay >= 0 && rackDelay >= 0 {
+		o.nodeDelay, o.rackDelay = replay.Seconds(nodeDelay), replay.Seconds(rackDelay)
 	}
 	if o.maxAssign < -1 || o.maxAssign == 0 {
 		return nil, fmt.Errorf("%s.max-assign: %d; want a positive count, or -1 for no limit", Name, o.maxAssign)
@@ -233,7 +275,10 @@ func (p *YARNFair) buildQueues() error {
 	for i := range p.alloc.Queues {
 		s := &p.alloc.Queues[i]
 		q := &queue{sched: sched{name: s.Path, weight: s.Weight, min: s.Min, id: -1}, line: s.Line,
-			hasMax: s.HasMax, max: s.Max, maxApps: s.MaxApps, leaf: true}
+			hasMax: s.HasMax, max: s.Max, maxApps: s.MaxApps, leaf: true, amShare: p.o.amShare}
+		if s.HasAMShare {
+			q.amShare = s.AMShare
+		}
 		q.pol = p.o.policy
 		if s.Policy != "" {
 			q.pol = parsePolicy(s.Policy)
@@ -310,8 +355,15 @@ func (p *YARNFair) Start(v *replay.View) error {
 	p.apps = make([]*app, v.Jobs())
 	p.kills = make([][]warning, v.Nodes())
 	p.lastUpdate, p.lastPreempt = 0, 0
+	p.seen, p.nextUpdate, p.dirty = 0, 0, false
 	return nil
 }
+
+// AllocationIncrement implements replay.Incrementer: FairScheduler
+// normalises a request to a multiple of the increment allocation, at
+// least the minimum (SchedulerUtils.normalizeRequest with
+// incrAllocation as its step).
+func (p *YARNFair) AllocationIncrement() (int64, int64) { return p.o.incMB, p.o.incVcores }
 
 // comparator is the comparator of policy k.
 func (p *YARNFair) comparator(k policyKind) comparator {
@@ -367,7 +419,7 @@ func (p *YARNFair) place(pool string) *queue {
 		q := p.byPath[name]
 		if q == nil {
 			q = &queue{sched: sched{name: name, weight: 1, id: -1}, parent: parent, leaf: i == len(parts),
-				pol: p.o.policy, depth: parent.depth + 1}
+				pol: p.o.policy, depth: parent.depth + 1, amShare: p.o.amShare}
 			if p.v != nil {
 				q.lastMin, q.lastFair = p.v.Now(), p.v.Now()
 			}
@@ -391,6 +443,9 @@ func (p *YARNFair) place(pool string) *queue {
 // OnEvent implements replay.Scheduler. The policy's own launches and
 // kills are accounted for when it makes them (assign.go, preempt.go).
 func (p *YARNFair) OnEvent(ev replay.Event, v *replay.View) {
+	p.sync(v)
+	p.tick(v.Now(), false, v)
+	p.dirty = true
 	switch ev.Kind {
 	case replay.JobArrived:
 		p.arrive(ev.Job, v)
@@ -415,15 +470,43 @@ func (p *YARNFair) OnEvent(ev replay.Event, v *replay.View) {
 	}
 }
 
-// arrive adds job j's app to its queue: its ApplicationMaster is its
-// first container.
-func (p *YARNFair) arrive(j int32, v *replay.View) {
+// submit adds job j's app to its queue as the job is submitted: its
+// ApplicationMaster's request is its demand (FSAppAttempt.updateDemand
+// sums the outstanding requests), and it is runnable if max-running-apps
+// allows.
+func (p *YARNFair) submit(j int32, v *replay.View) {
 	jv := v.Job(j)
 	q := p.queueFor(jv.Pool())
-	a := &app{sched: sched{weight: 1, start: jv.Submit(), id: j}, q: q, hpos: -1}
+	a := &app{sched: sched{weight: 1, start: jv.Submit(), id: j}, q: q, hpos: -1, amPending: true}
 	p.apps[j] = a
 	am := v.AMRequest()
-	p.add(a, &am, 1, 1)
+	p.add(a, &am, 0, 1)
+	if p.canRun(q) {
+		p.setRunnable(a)
+	} else {
+		q.waiting = append(q.waiting, a)
+	}
+	p.dirty = true
+}
+
+// arrive starts job j's app once its ApplicationMaster runs: the AM
+// counts in the app's and the leaf's AM usage, and the MapReduce AM asks
+// for its maps.
+func (p *YARNFair) arrive(j int32, v *replay.View) {
+	a := p.apps[j]
+	if a == nil || !a.amPending {
+		return
+	}
+	jv := v.Job(j)
+	a.amPending = false
+	for q := a.q; q != nil; q = q.parent {
+		q.amAsk--
+	}
+	am := v.AMRequest()
+	for r := 0; r < p.nres; r++ {
+		a.q.amUsage[r] += am[r]
+	}
+	p.add(a, &am, 1, 0)
 	if n := jv.Tasks(replay.Map); n > 0 {
 		req := jv.Request(replay.Map)
 		p.add(a, &req, 0, int64(n))
@@ -431,12 +514,18 @@ func (p *YARNFair) arrive(j int32, v *replay.View) {
 	if jv.ReducesEligible() {
 		p.countReduces(a, v)
 	}
-	if p.canRun(q) {
-		p.setRunnable(a)
-	} else {
-		q.waiting = append(q.waiting, a)
-	}
 	p.refresh(a, v)
+}
+
+// sync adds the jobs submitted since the policy last looked, each after
+// the updates due before its submission (the engine tells the policy of
+// a job only when its AM starts; View.Submitted lists them before).
+func (p *YARNFair) sync(v *replay.View) {
+	for n := v.Submitted(); p.seen < n; p.seen++ {
+		j := int32(p.seen)
+		p.tick(v.Job(j).Submit(), false, v)
+		p.submit(j, v)
+	}
 }
 
 // countReduces adds the job's reduces to its demand once they may launch
@@ -520,6 +609,9 @@ func (p *YARNFair) setRunnable(a *app) {
 	a.q.apps = append(a.q.apps, a)
 	for q := a.q; q != nil; q = q.parent {
 		q.runnable++
+		if a.amPending {
+			q.amAsk++
+		}
 	}
 }
 
@@ -532,6 +624,10 @@ func (p *YARNFair) finish(j int32, v *replay.View) {
 	}
 	a.runnable = false
 	p.refresh(a, v)
+	am := v.AMRequest()
+	for r := 0; r < p.nres; r++ {
+		a.q.amUsage[r] -= am[r]
+	}
 	rest := a.usage
 	p.add(a, &rest, -1, 0)
 	rest = a.demand
