@@ -152,5 +152,5 @@ say "bench replay --scheduler easy ${opts[*]}"
 
 # --- 6. Agreement -------------------------------------------------------
 "$SLURMREF" compare -plan "$DIR/plan.txt" -slurm "$DIR/slurm.txt" -t0 "$t0" -replay "$DIR/replay/jobs.csv" \
-	-tau 0.98 -within 3 -frac 0.95 | prefix "$WHO:   " || die "the replay disagrees with Slurm (above)"
+	-tau 0.98 -within 3 -frac 0.95 2>&1 | prefix "$WHO:   " || die "the replay disagrees with Slurm (above)"
 say "OK in $(since "$start") s"
