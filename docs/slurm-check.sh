@@ -4,8 +4,9 @@
 # sweep run in one process. Run from the repository root after make build
 # (make slurm-check does both). As a recipe:
 #
-#   1. install Debian's slurm-wlm and munge if they are missing (as root,
-#      with apt-get; otherwise skip with a message and exit 0);
+#   1. as root (the daemons run as root), install Debian's slurm-wlm and
+#      munge if they are missing, with apt-get; without root, or apt-get
+#      when they are missing, skip with a message and exit 0;
 #   2. start munged, slurmctld and slurmd on this machine with a throw-away
 #      configuration, state and key under out/slurm/ (steps 1 and 2 are
 #      docs/slurm-lib.sh, shared with docs/slurm-validate.sh);

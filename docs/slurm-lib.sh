@@ -13,8 +13,9 @@ die() { echo "$WHO: FAIL: $*" >&2; exit 1; }
 
 # slurm_install: make sure slurm-wlm and munge are installed. slurm-wlm
 # brings slurmctld, slurmd and the client commands; munge is Slurm's
-# authentication. The daemons are in /usr/sbin. Without root or apt-get,
-# or when apt-get fails, it says why and exits 0: the check is skipped.
+# authentication. The daemons are in /usr/sbin. Without root (the
+# daemons run as root), without apt-get when they are missing, or when
+# apt-get fails, it says why and exits 0: the check is skipped.
 export PATH=$PATH:/usr/sbin:/sbin
 have_slurm() {
 	local c
@@ -23,9 +24,14 @@ have_slurm() {
 	done
 }
 slurm_install() {
+	if [ "$(id -u)" != 0 ]; then
+		# SlurmUser and SlurmdUser are root: slurmd must be.
+		say "SKIP: Slurm's daemons run as root here, and this is user $(id -un)"
+		exit 0
+	fi
 	have_slurm && return 0
-	if [ "$(id -u)" != 0 ] || ! command -v apt-get > /dev/null; then
-		say "SKIP: slurm-wlm and munge are not installed, and installing them needs root and apt-get"
+	if ! command -v apt-get > /dev/null; then
+		say "SKIP: slurm-wlm and munge are not installed, and installing them needs apt-get"
 		exit 0
 	fi
 	say "installing slurm-wlm and munge with apt-get"

@@ -6,8 +6,9 @@
 # times. Run from the repository root after make build (make
 # slurm-validate does both). As a recipe:
 #
-#   1. install Debian's slurm-wlm and munge if they are missing (as root,
-#      with apt-get; otherwise skip with a message and exit 0);
+#   1. as root (the daemons run as root), install Debian's slurm-wlm and
+#      munge if they are missing, with apt-get; without root, or apt-get
+#      when they are missing, skip with a message and exit 0;
 #   2. start munged, slurmctld and slurmd (at nice -5) with a throw-away
 #      configuration under out/slurm-validate/ (docs/slurm-lib.sh): one node
 #      advertising 16 CPUs, more than the machine has (sleep needs none),
