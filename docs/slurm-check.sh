@@ -4,10 +4,12 @@
 # sweep run in one process. Run from the repository root after make build
 # (make slurm-check does both). As a recipe:
 #
-#   1. install Debian's slurm-wlm and munge if they are missing (as root,
-#      with apt-get; otherwise skip with a message and exit 0);
+#   1. as root (the daemons run as root), install Debian's slurm-wlm and
+#      munge if they are missing, with apt-get; without root, or apt-get
+#      when they are missing, skip with a message and exit 0;
 #   2. start munged, slurmctld and slurmd on this machine with a throw-away
-#      configuration, state and key under out/slurm/;
+#      configuration, state and key under out/slurm/ (steps 1 and 2 are
+#      docs/slurm-lib.sh, shared with docs/slurm-validate.sh);
 #   3. run docs/sweep-slurm-check.json unsharded into out/slurm/reference;
 #   4. submit docs/sweep.sbatch as a 3-task array into out/slurm/array,
 #      wait for it, bench merge, and compare with the reference (diff -r);
@@ -37,10 +39,10 @@ SWEEP=docs/sweep-slurm-check.json
 SHARDS=3
 DIR=${SLURM_CHECK_DIR:-out/slurm}
 
-say() { echo "slurm-check: $*"; }
-prefix() { while IFS= read -r l; do echo "$1$l"; done; }
-since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
-die() { echo "slurm-check: FAIL: $*" >&2; exit 1; }
+WHO=slurm-check
+PORT_VAR=SLURM_CHECK_PORT
+# shellcheck source=docs/slurm-lib.sh
+. "$(dirname "$0")/slurm-lib.sh"
 
 [ -x "$BENCH" ] || die "$BENCH is missing: run make build first"
 [ -f docs/sweep.sbatch ] || die "run from the repository root"
@@ -51,156 +53,13 @@ case $DIR in / | "$PWD" | "$HOME") die "SLURM_CHECK_DIR=$DIR: want a directory o
 start=$(date +%s)
 
 # --- 1. Packages --------------------------------------------------------
-# slurm-wlm brings slurmctld, slurmd and the client commands; munge is
-# Slurm's authentication. The daemons are in /usr/sbin.
-export PATH=$PATH:/usr/sbin:/sbin
-have_slurm() {
-	local c
-	for c in munged slurmctld slurmd sbatch squeue sinfo scontrol scancel; do
-		command -v "$c" > /dev/null || return 1
-	done
-}
-if ! have_slurm; then
-	if [ "$(id -u)" != 0 ] || ! command -v apt-get > /dev/null; then
-		say "SKIP: slurm-wlm and munge are not installed, and installing them needs root and apt-get"
-		exit 0
-	fi
-	say "installing slurm-wlm and munge with apt-get"
-	t=$(date +%s)
-	export DEBIAN_FRONTEND=noninteractive
-	if ! apt-get install -y -qq --no-install-recommends slurm-wlm munge > "${TMPDIR:-/tmp}/slurm-check-apt.log" 2>&1; then
-		apt-get update -qq > /dev/null 2>&1 || true
-		if ! apt-get install -y -qq --no-install-recommends slurm-wlm munge > "${TMPDIR:-/tmp}/slurm-check-apt.log" 2>&1; then
-			tail -n 20 "${TMPDIR:-/tmp}/slurm-check-apt.log" >&2
-			say "SKIP: apt-get could not install slurm-wlm and munge"
-			exit 0
-		fi
-	fi
-	have_slurm || { say "SKIP: slurm-wlm is installed but its commands are not on PATH"; exit 0; }
-	say "installed in $(($(date +%s) - t)) s"
-fi
+slurm_install
 
 # --- 2. A one-node Slurm under out/slurm --------------------------------
-rm -rf "$DIR"
-mkdir -p "$DIR"/{etc,munge,state,spool,log,run}
-chmod 700 "$DIR/munge"
-host=$(hostname -s)
-export SLURM_CONF=$DIR/etc/slurm.conf
-
-pids=()
-stop_daemons() {
-	local status=$?
-	# On failure, show why: the daemons' logs, and the jobs' own logs.
-	if [ "$status" != 0 ]; then
-		for f in "$DIR"/log/*.log; do
-			[ -f "$f" ] || continue
-			echo "----- $f (last 40 lines)" >&2
-			tail -n 40 "$f" >&2
-		done
-	fi
-	# Cancel any job still there (only on failure: a timeout), then stop
-	# what this script started, newest first, and wait for each.
-	if [ "${#pids[@]}" -gt 2 ] && [ -n "$(squeue -h -o %i 2> /dev/null)" ]; then
-		scancel --user="$(id -un)" 2> /dev/null || true
-		for _ in $(seq 70); do
-			[ -z "$(squeue -h -o %i 2> /dev/null)" ] && break
-			sleep 0.5
-		done
-	fi
-	local i
-	for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
-		kill "${pids[i]}" 2> /dev/null || true
-	done
-	for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
-		for _ in $(seq 50); do
-			kill -0 "${pids[i]}" 2> /dev/null || break
-			sleep 0.1
-		done
-		kill -9 "${pids[i]}" 2> /dev/null || true
-		wait "${pids[i]}" 2> /dev/null || true
-	done
-	exit "$status"
-}
-trap stop_daemons EXIT
-trap 'exit 130' INT TERM
-
-# munged with its own key and socket, so that a munged already running
-# (or none) makes no difference.
-dd if=/dev/urandom of="$DIR/munge/munge.key" bs=1024 count=1 status=none
-chmod 400 "$DIR/munge/munge.key"
-munged --foreground --force --key-file="$DIR/munge/munge.key" \
-	--socket="$DIR/run/munge.socket" --pid-file="$DIR/run/munged.pid" \
-	--seed-file="$DIR/munge/munged.seed" > "$DIR/log/munged.log" 2>&1 &
-pids+=($!)
-
 # The node as slurmd sees it (CPUs, sockets, cores, memory).
 node=$(slurmd -C | head -n 1)
 case $node in NodeName=*) ;; *) die "slurmd -C printed no node line: $node" ;; esac
-
-# Only what a single machine without cgroups or a database can run:
-# processes tracked by their parents (proctrack/linuxproc), no task
-# binding or cgroups (task/none), cores as the consumable resource, no
-# accounting. ReturnToService=2 lets the node come back after a restart.
-cat > "$SLURM_CONF" <<EOF
-ClusterName=sojourn-check
-SlurmctldHost=$host(127.0.0.1)
-SlurmctldPort=$PORT
-SlurmdPort=$((PORT + 1))
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-CredType=cred/munge
-AuthInfo=socket=$DIR/run/munge.socket
-StateSaveLocation=$DIR/state
-SlurmdSpoolDir=$DIR/spool
-SlurmctldPidFile=$DIR/run/slurmctld.pid
-SlurmdPidFile=$DIR/run/slurmd.pid
-SlurmctldLogFile=$DIR/log/slurmctld.log
-SlurmdLogFile=$DIR/log/slurmd.log
-SlurmctldDebug=info
-SlurmdDebug=info
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-JobCompType=jobcomp/none
-MpiDefault=none
-SwitchType=switch/none
-SchedulerType=sched/backfill
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-ReturnToService=2
-KillWait=30
-MinJobAge=600
-$node NodeAddr=127.0.0.1 State=UNKNOWN
-PartitionName=check Nodes=$host Default=YES MaxTime=INFINITE State=UP
-EOF
-
-for _ in $(seq 50); do [ -S "$DIR/run/munge.socket" ] && break; sleep 0.1; done
-[ -S "$DIR/run/munge.socket" ] || die "munged did not start"
-# In the foreground (-D) so that their process ids are this script's to
-# stop; they log to out/slurm/log/ (their copies on stderr are dropped).
-slurmctld -D -i -f "$SLURM_CONF" > /dev/null 2>&1 &
-pids+=($!)
-slurmd -D -f "$SLURM_CONF" -N "$host" > /dev/null 2>&1 &
-pids+=($!)
-
-# alive: every daemon started is still running.
-alive() {
-	local p
-	for p in "${pids[@]}"; do
-		kill -0 "$p" 2> /dev/null || return 1
-	done
-}
-
-# Wait for the node to be idle.
-deadline=$(($(date +%s) + TIMEOUT))
-until [ "$(sinfo -h -n "$host" -o %t 2> /dev/null)" = idle ]; do
-	alive || die "a daemon exited (is port $PORT or $((PORT + 1)) taken? SLURM_CHECK_PORT=... to move them)"
-	[ "$(date +%s)" -lt "$deadline" ] || die "node $host not idle after $TIMEOUT s: $(sinfo -h -N -o '%N %t %E' 2>&1)"
-	sleep 0.5
-done
-say "Slurm $(sinfo -V | awk '{print $2}') up: $(sinfo -h -N -o '%N %t %c CPUs')"
+slurm_start "$node"
 
 # wait_job JOBID: wait until no task of the job is pending or running,
 # then print each task's "id state exit-code".

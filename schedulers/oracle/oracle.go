@@ -142,8 +142,9 @@ type oracleRank struct {
 type oracleOptions struct {
 	preempt [2]string // wait, eager or kill, per kind
 	delay   float64   // locality delay (s); -1 auto; 0 off
-	quantum float64   // las: first level's attained service (slot-s)
+	quantum float64   // las: first level's attained service; ps: time slice (slot-s)
 	factor  float64   // las: ratio between level boundaries
+	rounds  bool      // ps with a quantum: ranked by rounds (psKey)
 }
 
 type oracleJob struct {
@@ -179,8 +180,10 @@ type oracleJob struct {
 	seg      [2][]replay.Time // per task, start of its running segment, -1 if none
 	submit   replay.Time
 	// las: cached level of attained service, valid below levelEnd, which
-	// the service cannot reach before check
+	// the service cannot reach before check; ps with a quantum: the
+	// quanta received (level) and the round it arrived in (base)
 	level, levelEnd float64
+	base            float64
 	check           replay.Time
 	wait            delay.Wait // delay scheduling of its maps
 }
@@ -249,6 +252,9 @@ func (o *Oracle) OnEvent(ev replay.Event, v *replay.View) {
 		o.served++
 		jb.served = o.served
 		jb.submit = jv.Submit()
+		if o.o.rounds {
+			jb.base = o.currentRound()
+		}
 		o.order = append(o.order, ev.Job)
 		jb.live = true
 		o.reorder, o.joined = true, true

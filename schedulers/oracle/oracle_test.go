@@ -98,9 +98,16 @@ func TestOracleOptions(t *testing.T) {
 	for _, c := range []struct{ policy, opt, val string }{
 		{"srpt", "preemption", "sometimes"}, {"srpt", "map-preemption", "suspend"}, {"srpt", "locality-delay", "-3"},
 		{"las", "quantum", "0"}, {"las", "factor", "1"}, {"ps", "preemption", "x"},
+		{"ps", "quantum", "-1"}, {"ps", "quantum", "+Inf"},
 	} {
 		if _, err := builders[c.policy](map[string]string{c.opt: c.val}); err == nil || !strings.Contains(err.Error(), c.policy+"."+c.opt) {
 			t.Errorf("%s.%s = %s: error %v", c.policy, c.opt, c.val, err)
+		}
+	}
+	for _, kill := range []string{"preemption", "map-preemption"} {
+		_, err := PS.Build(map[string]string{"quantum": "1", kill: "kill"})
+		if err == nil || !strings.Contains(err.Error(), "ps.quantum: 1 with kill preemption") {
+			t.Errorf("ps.quantum 1, %s kill: error %v", kill, err)
 		}
 	}
 	if _, err := PS.Build(map[string]string{"locality-delay": "0"}); err == nil {
@@ -135,4 +142,40 @@ func TestPSMicro(t *testing.T) {
 	tr := replaytest.Trace(t, replaytest.Job(0).Maps(4, 10), replaytest.Job(0).Maps(2, 10))
 	r := replaytest.Run(t, tr, replaytest.Build(t, PS.Build, nil), replaytest.OneNode(2, 1))
 	replaytest.CheckFinish(t, r, 30, 20)
+}
+
+// TestPSQuantumMicro: one map slot, heartbeats every second, quantum 1 s,
+// maps preempted (free swaps). j0 (0 s) has one map of 10 s, j1 (1 s) one
+// of 3 s. Round robin by rounds:
+//
+//	t=0–1   j0 alone, round 0; at 1 its first quantum ends: round 1
+//	t=1     j1 arrives and joins the last round, 1, behind j0 (submitted first)
+//	t=1–2   j0 (round 1 → 2); 2–3 j1 (1 → 2); 3–4 j0; 4–5 j1; 5–6 j0; 6–7 j1, done
+//	t=7–13  j0 alone (4 s done, 6 to go)
+//
+// which is exactly processor sharing here (j1 shares from 1 at rate 1/2
+// and ends at 7; j0 then has 6 s left). Without the quantum ps shares
+// whole tasks: FIFO, j0 at 10 and j1 at 13.
+func TestPSQuantumMicro(t *testing.T) {
+	tr := replaytest.Trace(t, replaytest.Job(0).Maps(1, 10), replaytest.Job(1).Maps(1, 3))
+	sliced := replaytest.Run(t, tr, replaytest.Build(t, PS.Build, map[string]string{"quantum": "1", "map-preemption": "eager"}), replaytest.OneNode(1, 1))
+	replaytest.CheckFinish(t, sliced, 13, 7)
+	if s := sliced.Jobs[0].Suspensions; s != 3 {
+		t.Errorf("j0 suspended %d times, want 3 (at 2, 4 and 6)", s)
+	}
+	whole := replaytest.Run(t, tr, replaytest.Build(t, PS.Build, map[string]string{"map-preemption": "eager"}), replaytest.OneNode(1, 1))
+	replaytest.CheckFinish(t, whole, 10, 13)
+	for _, c := range []struct{ a, level, end float64 }{{0, 0, 0.25}, {0.2, 0, 0.25}, {0.25, 1, 0.5}, {0.75, 3, 1}, {1.9, 7, 2}} {
+		if l, e := psLevel(c.a, 0.25); l != c.level || e != c.end {
+			t.Errorf("psLevel(%v, 0.25) = %v, %v; want %v, %v", c.a, l, e, c.level, c.end)
+		}
+	}
+	// With a quantum not exact in binary, the level still brackets the
+	// service as computed: level·q <= a < (level+1)·q = end.
+	for i := range 1000 {
+		a := float64(i) * 0.01
+		if l, e := psLevel(a, 0.1); !(l*0.1 <= a && a < e && e == (l+1)*0.1) {
+			t.Fatalf("psLevel(%v, 0.1) = %v, %v: does not bracket it", a, l, e)
+		}
+	}
 }

@@ -200,3 +200,47 @@ func lasLevel(a, quantum, factor float64) (level, end float64) {
 	}
 	return level, end
 }
+
+// psKey is ps's round with a quantum: the round job j arrived in plus
+// the quanta of service it has had since, cached like lasKey's level.
+func (o *Oracle) psKey(j int32) float64 {
+	jb := &o.jobs[j]
+	if a := o.attained(j); a >= jb.levelEnd {
+		jb.level, jb.levelEnd = psLevel(a, o.o.quantum)
+	}
+	return jb.base + jb.level
+}
+
+// psLevel is the number of whole quanta in attained service a, and the
+// service at which the next one is complete.
+func psLevel(a, quantum float64) (level, end float64) {
+	level = math.Floor(a / quantum)
+	for level > 0 && level*quantum > a { // rounding
+		level--
+	}
+	end = (level + 1) * quantum
+	for end <= a {
+		level++
+		end = (level + 1) * quantum
+	}
+	return level, end
+}
+
+// currentRound is the round being served: the earliest of the jobs that
+// hold or may use a slot (0 if none). A job arriving joins it, as under
+// processor sharing a newcomer shares at once, rather than waiting for
+// jobs ahead by many rounds (a job of many tasks gains service, and
+// rounds, many times faster than one of a few).
+func (o *Oracle) currentRound() float64 {
+	round, any := 0.0, false
+	for _, j := range o.order {
+		jv := o.v.Job(j)
+		if jv.Running(replay.Map)+jv.Running(replay.Reduce) == 0 && !mayServe(jv, replay.Map) && !mayServe(jv, replay.Reduce) {
+			continue
+		}
+		if r := o.psKey(j); !any || r < round {
+			round, any = r, true
+		}
+	}
+	return round
+}

@@ -28,7 +28,16 @@ import (
 //     under LAS.
 //   - ps: processor sharing: every job gets an equal share of each kind of
 //     slot (max-min fair, capped at what it can run), with no delay
-//     scheduling.
+//     scheduling. Without a quantum it shares whole tasks: on one slot a
+//     job's task runs to its end, so jobs of one task are served FIFO.
+//     With a quantum it also slices time, round robin: jobs are ranked by
+//     rounds, a job moves to the next round each time it has received
+//     quantum slot-seconds of service, and a job arriving joins the round
+//     being served (the earliest of the jobs holding or wanting slots);
+//     the jobs of a round share max-min, ties to the earlier submitted,
+//     and the earlier rounds go first. With map-preemption=eager and free swaps,
+//     on one slot this is round robin with that quantum, which tends to
+//     M/G/1-PS as the quantum shrinks.
 //
 // Reduces are preempted to reach the order's targets (suspend by default);
 // maps wait by default, as in HFSP: they last about a minute, and
@@ -45,6 +54,10 @@ var oracleDelay = policy.Option{Name: "locality-delay", Default: "-1",
 var lasOptions = []policy.Option{
 	{Name: "quantum", Default: "1", Usage: "attained service (slot-seconds) that ends the first level (60 with factor 2 was the old default: FIFO for jobs below 60 slot-seconds)"},
 	{Name: "factor", Default: "1.1", Usage: "ratio between successive level boundaries (> 1; closer to 1 is closer to pure LAS)"},
+}
+
+var psOptions = []policy.Option{
+	{Name: "quantum", Default: "0", OmitDefault: true, Usage: "time slice in slot-seconds of a job's service: a job that has had quantum since its turn began goes behind the others (round robin; preempts by suspension as the preemption options allow: maps only with map-preemption=eager; kill is refused); 0: no time slicing, whole tasks are shared"},
 }
 
 // The policies' names in the registry and on the command line.
@@ -100,11 +113,27 @@ var LAS = policy.Policy{
 var PS = policy.Policy{
 	Name:    PSName,
 	Summary: "oracle baseline: processor sharing, equal (max-min) slot shares for every job, no delay scheduling; reduces preempted",
-	Options: oracleCommon,
+	Options: append(append([]policy.Option{}, oracleCommon...), psOptions...),
 	New: func(s *policy.Settings) (replay.Scheduler, error) {
 		o, err := oracleSettings(s, false)
 		if err != nil {
 			return nil, err
+		}
+		o.quantum = s.Float("quantum")
+		if err := s.Err(); err != nil {
+			return nil, err
+		}
+		switch {
+		case !(o.quantum >= 0) || math.IsInf(o.quantum, 0):
+			return nil, fmt.Errorf("ps.quantum: %v; want slot-seconds >= 0 (0: no time slicing)", o.quantum)
+		case o.quantum > 0 && (o.preempt[replay.Map] == "kill" || o.preempt[replay.Reduce] == "kill"):
+			// A task longer than the quantum would be killed at the end of
+			// every slice, its work lost each time, and never finish.
+			return nil, fmt.Errorf("ps.quantum: %v with kill preemption; time slicing suspends (eager) or waits", o.quantum)
+		}
+		if o.quantum > 0 {
+			o.rounds = true
+			return &Oracle{name: PSName, o: o, rank: oracleRank{shared: true, attained: true, key: (*Oracle).psKey}}, nil
 		}
 		return &Oracle{name: PSName, o: o, rank: oracleRank{shared: true, key: func(*Oracle, int32) float64 { return 0 }}}, nil
 	},

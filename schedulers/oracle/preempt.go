@@ -262,7 +262,9 @@ func (o *Oracle) victim(hb *replay.Heartbeat, k replay.TaskKind, after int32) (r
 // on the engine asking only once a heartbeat's events are delivered, as it
 // does (a policy is never re-entered). (Under las,
 // a job may move to a higher level of attained service between events;
-// silent full nodes notice it at the next event that wakes them.)
+// silent full nodes notice it at the next event that wakes them. Under ps
+// with a quantum they report while a job waits, so that a quantum's end is
+// noticed at the next heartbeat.)
 func (o *Oracle) WantsBusyHeartbeats(v *replay.View) bool {
 	if o.o.preempt == [2]string{"wait", "wait"} {
 		return false
@@ -290,7 +292,18 @@ func (o *Oracle) WantsBusyHeartbeats(v *replay.View) bool {
 
 // wishes reports whether, in kind k, a job below its target with a task
 // suspended or launchable comes in order before one above its target.
+//
+// With ps's time slicing, also while any job waits for a slot of kind k:
+// a running job's quantum may end between events, which puts a waiting job
+// first, and only heartbeats of the full nodes can then preempt for it.
 func (o *Oracle) wishes(v *replay.View, k replay.TaskKind) bool {
+	if o.o.rounds {
+		for _, j := range o.order {
+			if mayServe(v.Job(j), k) {
+				return true
+			}
+		}
+	}
 	target := o.targets(v, k)
 	needy := false
 	for i, j := range o.order {

@@ -201,3 +201,20 @@ func TestLASIsMG1FB(t *testing.T) {
 		func(rng *rand.Rand) []float64 { return []float64{hyper.draw(rng)} })
 	within(t, "M/G/1-FB, hyperexponential", got, lasMean(hyper, lambda), 0.03)
 }
+
+// TestPSQuantumIsMG1PS: ps with a quantum of 0.1 s (a 100th of the mean
+// size) and map preemption, jobs of one map, matches the M/G/1-PS mean
+// sojourn E[S]/(1−ρ) at ρ = 0.5 for the H2 sizes of TestPSIsMG1PS, where
+// FIFO (ps without the quantum: one task runs to its end) gives 22.5 s
+// against PS's 20 s. Time slicing is round robin with that quantum;
+// heartbeats every 10 ms see each quantum end within 10% of it.
+func TestPSQuantumIsMG1PS(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long run")
+	}
+	const rho = 0.5
+	lambda := rho / mild.mean()
+	got := queueMean(t, 8, 10000, lambda, PS.Build, map[string]string{"quantum": "0.1", "map-preemption": "eager"},
+		func(rng *rand.Rand) []float64 { return []float64{mild.draw(rng)} })
+	within(t, "M/G/1-PS by time slicing, hyperexponential", got, mild.mean()/(1-rho), 0.03)
+}

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// Job is one job of the plan: a sleep of Run seconds on CPUs CPUs,
+// submitted at Submit seconds, with a time limit of Limit minutes.
+type Job struct {
+	ID     int
+	Submit int
+	Run    int
+	CPUs   int
+	Limit  int
+}
+
+// Plan draws n jobs for a node of cpus CPUs from seed alone. Arrivals are
+// whole seconds with exponential gaps of mean 2 s, so that about 45 jobs
+// arrive in 90 s; run times are log-uniform on [2, 25] s, whole seconds;
+// widths are narrow (1-3 CPUs, 60%), medium (4-8, 28%) or wide (9 to
+// cpus, 12%), so that a wide job at the head of the queue leaves room for
+// narrow ones to backfill. The offered load is about 1.4 times the node,
+// so a queue forms. Time limits are what users give: the run time padded
+// by a factor uniform on [1.5, 8], rounded up to whole minutes (Slurm's
+// unit), so limits of 1, 2 and 3 minutes give backfilling something to
+// choose by.
+func Plan(seed uint64, n, cpus int) []Job {
+	rng := rand.New(rand.NewPCG(seed, 0x51_77_72_6d)) // "Slrm"
+	jobs := make([]Job, n)
+	t := 0.0
+	for i := range jobs {
+		if i > 0 {
+			t += rng.ExpFloat64() * 2
+		}
+		run := int(math.Round(math.Exp(math.Log(2) + rng.Float64()*math.Log(12.5))))
+		var w int
+		switch u := rng.Float64(); {
+		case u < 0.60:
+			w = 1 + rng.IntN(3)
+		case u < 0.88:
+			w = 4 + rng.IntN(5)
+		default:
+			w = 9 + rng.IntN(8)
+		}
+		w = max(1, min(w, cpus))
+		pad := 1.5 + 6.5*rng.Float64()
+		limit := max(1, int(math.Ceil(float64(run)*pad/60)))
+		jobs[i] = Job{ID: i + 1, Submit: int(t), Run: run, CPUs: w, Limit: limit}
+	}
+	return jobs
+}
+
+func writePlan(out io.Writer, jobs []Job) error {
+	w := bufio.NewWriter(out)
+	for _, j := range jobs {
+		fmt.Fprintf(w, "%d %d %d %d %d\n", j.ID, j.Submit, j.Run, j.CPUs, j.Limit)
+	}
+	return w.Flush()
+}
+
+// fields reads a file of whitespace-separated integer fields, n a line,
+// calling row for each line (numbered from 1).
+func fields(name string, n int, row func(line int, v []int64) error) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	s := bufio.NewScanner(f)
+	line := 0
+	for s.Scan() {
+		line++
+		t := strings.Fields(s.Text())
+		if len(t) == 0 {
+			continue
+		}
+		if len(t) != n {
+			return fmt.Errorf("%s:%d: %d fields; want %d", name, line, len(t), n)
+		}
+		v := make([]int64, n)
+		for i, x := range t {
+			if v[i], err = strconv.ParseInt(x, 10, 64); err != nil {
+				return fmt.Errorf("%s:%d: field %d: %q is not an integer", name, line, i+1, x)
+			}
+		}
+		if err := row(line, v); err != nil {
+			return fmt.Errorf("%s:%d: %v", name, line, err)
+		}
+	}
+	return s.Err()
+}
+
+func readPlan(name string) ([]Job, error) {
+	var jobs []Job
+	err := fields(name, 5, func(_ int, v []int64) error {
+		j := Job{ID: int(v[0]), Submit: int(v[1]), Run: int(v[2]), CPUs: int(v[3]), Limit: int(v[4])}
+		switch {
+		case j.ID != len(jobs)+1:
+			return fmt.Errorf("job %d; want job %d (jobs numbered from 1 in order)", j.ID, len(jobs)+1)
+		case j.Submit < 0 || len(jobs) > 0 && j.Submit < jobs[len(jobs)-1].Submit:
+			return fmt.Errorf("submit %d: want >= 0 and in submit order", j.Submit)
+		case j.Run < 0 || j.CPUs < 1 || j.Limit < 1:
+			return fmt.Errorf("run %d, cpus %d, limit %d: want run >= 0, cpus and limit >= 1", j.Run, j.CPUs, j.Limit)
+		}
+		jobs = append(jobs, j)
+		return nil
+	})
+	if err == nil && len(jobs) == 0 {
+		err = fmt.Errorf("%s: no jobs", name)
+	}
+	return jobs, err
+}
+
+// Ran is what Slurm recorded of a job, in seconds from time 0.
+type Ran struct {
+	Submit, Start, End int64
+}
+
+// readSlurm reads "job submit start end state" lines (epoch seconds,
+// Slurm's state name) for jobs 1..n; every job must be there once and
+// COMPLETED.
+func readSlurm(name string, t0 int64, n int) ([]Ran, error) {
+	ran := make([]Ran, n)
+	seen := make([]bool, n)
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	s := bufio.NewScanner(f)
+	line := 0
+	for s.Scan() {
+		line++
+		t := strings.Fields(s.Text())
+		if len(t) == 0 {
+			continue
+		}
+		if len(t) != 5 {
+			return nil, fmt.Errorf("%s:%d: %d fields; want job submit start end state", name, line, len(t))
+		}
+		var v [4]int64
+		for i := range v {
+			if v[i], err = strconv.ParseInt(t[i], 10, 64); err != nil {
+				return nil, fmt.Errorf("%s:%d: field %d: %q is not an integer", name, line, i+1, t[i])
+			}
+		}
+		j := v[0]
+		switch {
+		case j < 1 || j > int64(n):
+			return nil, fmt.Errorf("%s:%d: job %d; want 1..%d", name, line, j, n)
+		case seen[j-1]:
+			return nil, fmt.Errorf("%s:%d: job %d again", name, line, j)
+		case t[4] != "COMPLETED":
+			return nil, fmt.Errorf("%s:%d: job %d is %s; want COMPLETED", name, line, j, t[4])
+		case v[1] < t0 || v[2] < v[1] || v[3] < v[2]:
+			return nil, fmt.Errorf("%s:%d: job %d: submit %d, start %d, end %d: want t0 (%d) <= submit <= start <= end", name, line, j, v[1], v[2], v[3], t0)
+		}
+		seen[j-1] = true
+		ran[j-1] = Ran{Submit: v[1] - t0, Start: v[2] - t0, End: v[3] - t0}
+	}
+	if err := s.Err(); err != nil {
+		return nil, err
+	}
+	for i, ok := range seen {
+		if !ok {
+			return nil, fmt.Errorf("%s: no line for job %d", name, i+1)
+		}
+	}
+	return ran, nil
+}
+
+// WriteSWF writes the workload as Slurm ran it: each job submitted when
+// Slurm recorded its submission, running for the time Slurm held its CPUs
+// (end − start, which includes the launch and the end of the sleep, a
+// second or so more than the sleep itself), on its CPUs, with its time
+// limit as the requested time. A replay of this file starts from what
+// Slurm saw, so that the start times differ only by the scheduling.
+func WriteSWF(out io.Writer, jobs []Job, ran []Ran, cpus int) error {
+	w := bufio.NewWriter(out)
+	fmt.Fprintf(w, "; Version: 2.2\n; Computer: one-node Slurm (docs/slurm-validate.sh)\n")
+	fmt.Fprintf(w, "; MaxNodes: 1\n; MaxProcs: %d\n", cpus)
+	fmt.Fprintf(w, "; Note: run time = Slurm's end - start; requested time = sbatch --time\n")
+	for i, j := range jobs {
+		r := ran[i]
+		// job submit wait run alloc avgcpu mem reqprocs reqtime reqmem
+		// status user group exe queue partition preceding think
+		fmt.Fprintf(w, "%d %d %d %d %d -1 -1 %d %d -1 1 1 1 -1 1 1 -1 -1\n",
+			j.ID, r.Submit, r.Start-r.Submit, r.End-r.Start, j.CPUs, j.CPUs, 60*j.Limit)
+	}
+	return w.Flush()
+}

@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# Referee the easy policy with a real Slurm: run a small rigid workload of
+# sleep jobs on a one-node Slurm with EASY backfilling, replay the same
+# workload with bench replay --scheduler easy in Slurm's settings, and fail
+# unless the two start the jobs in nearly the same order at nearly the same
+# times. Run from the repository root after make build (make
+# slurm-validate does both). As a recipe:
+#
+#   1. as root (the daemons run as root), install Debian's slurm-wlm and
+#      munge if they are missing, with apt-get; without root, or apt-get
+#      when they are missing, skip with a message and exit 0;
+#   2. start munged, slurmctld and slurmd (at nice -5) with a throw-away
+#      configuration under out/slurm-validate/ (docs/slurm-lib.sh): one node
+#      advertising 16 CPUs, more than the machine has (sleep needs none),
+#      FIFO priorities (priority/basic) and backfilling with one
+#      reservation, run every second at a resolution of one second;
+#   3. draw the workload (slurmref plan: 42 jobs from seed 3, whole-second
+#      arrivals over about 80 s, sleeps of 2-25 s on 1-16 CPUs, time limits
+#      of whole minutes) and submit each job at its time with sbatch -n
+#      CPUS --time LIMIT --wrap "sleep RUN";
+#   4. once all have ended, read each job's submit, start and end times
+#      from scontrol (kept MinJobAge=600 s; no database needed);
+#   5. write the workload as Slurm ran it in SWF (run time = Slurm's end -
+#      start, requested time = the time limit), bench import it, and replay
+#      it under easy on one node of 16 map slots;
+#   6. compare the start times (slurmref compare): Kendall's tau-b of the
+#      start orders must be at least 0.98 and 95% of the jobs must start
+#      within 3 s of Slurm's start.
+#
+# Environment: BENCH (bin/bench), SLURMREF (bin/slurmref, built from
+# cmd/slurmref), SLURM_VALIDATE_DIR (out/slurm-validate; emptied first),
+# SLURM_VALIDATE_TIMEOUT (seconds to wait for the daemons and for the
+# workload, 300), SLURM_VALIDATE_PORT (slurmctld's port, 16827; slurmd takes
+# the next one), SLURM_VALIDATE_SEED (3) and SLURM_VALIDATE_JOBS (42).
+set -euo pipefail
+
+BENCH=${BENCH:-bin/bench}
+SLURMREF=${SLURMREF:-bin/slurmref}
+TIMEOUT=${SLURM_VALIDATE_TIMEOUT:-300}
+PORT=${SLURM_VALIDATE_PORT:-16827}
+DIR=${SLURM_VALIDATE_DIR:-out/slurm-validate}
+SEED=${SLURM_VALIDATE_SEED:-3}
+JOBS=${SLURM_VALIDATE_JOBS:-42}
+CPUS=16
+
+# The replay's side: Slurm's backfill tries the queued jobs in priority
+# order, here submit order (fcfs); an SWF job is rigid and asks for all
+# its CPUs at once, so job-share does not limit it.
+EASY_OPTIONS=(--easy.job-share 1 --easy.backfill-order fcfs)
+# Slurm's own rules, each with the easy option that models it, passed when
+# bench replay --help lists the option (and reported when it does not):
+#   bf_job_part_count_reserve=1: one reservation, EASY's;
+#   backfill.c _add_reservation reserves whole nodes (node bitmaps): on one
+#     node a backfilled job must end before the reservation;
+#   backfill.c treats a reservation beginning at a job's end as a conflict
+#     (node_space[j].begin_time <= end_time);
+#   bf_interval=1: the backfill pass runs every second.
+SLURM_RULES=(
+	"--easy.reservations 1"
+	"--easy.node-granular"
+	"--easy.end-at-shadow refuse"
+	"--easy.decision-interval 1"
+)
+
+WHO=slurm-validate
+PORT_VAR=SLURM_VALIDATE_PORT
+# shellcheck source=docs/slurm-lib.sh
+. "$(dirname "$0")/slurm-lib.sh"
+
+[ -x "$BENCH" ] || die "$BENCH is missing: run make build first"
+[ -x "$SLURMREF" ] || die "$SLURMREF is missing: go build -o $SLURMREF ./cmd/slurmref"
+[ -f docs/slurm-lib.sh ] || die "run from the repository root"
+BENCH=$(cd "$(dirname "$BENCH")" && pwd)/$(basename "$BENCH")
+SLURMREF=$(cd "$(dirname "$SLURMREF")" && pwd)/$(basename "$SLURMREF")
+mkdir -p "$DIR"
+DIR=$(cd "$DIR" && pwd)
+case $DIR in / | "$PWD" | "$HOME") die "SLURM_VALIDATE_DIR=$DIR: want a directory of its own" ;; esac
+start=$EPOCHREALTIME
+
+# --- 1. Packages --------------------------------------------------------
+slurm_install
+
+# --- 2. A one-node Slurm of 16 CPUs -------------------------------------
+# config_overrides: slurmd takes the node line's CPUs instead of the
+# machine's. sched_interval=1: the main scheduling loop also runs every
+# second besides on each submission and end. DebugFlags=Backfill logs each
+# backfill decision (a job's planned start, a job started) in
+# log/slurmctld.log, to explain a disagreement.
+mem=$(slurmd -C | sed -n 's/.* RealMemory=\([0-9]*\).*/\1/p' | head -n 1)
+[ -n "$mem" ] || die "slurmd -C printed no RealMemory"
+slurm_start "NodeName=$(hostname -s) CPUs=$CPUS Boards=1 SocketsPerBoard=1 CoresPerSocket=$CPUS ThreadsPerCore=1 RealMemory=$mem" \
+	"SlurmdParameters=config_overrides
+PriorityType=priority/basic
+DebugFlags=Backfill
+SchedulerParameters=bf_interval=1,bf_resolution=1,bf_job_part_count_reserve=1,sched_interval=1,bf_continue"
+
+# --- 3. The workload ----------------------------------------------------
+"$SLURMREF" plan -seed "$SEED" -jobs "$JOBS" -cpus "$CPUS" > "$DIR/plan.txt"
+read -r _ last _ < <(tail -n 1 "$DIR/plan.txt")
+say "submitting $JOBS jobs over $last s (seed $SEED): sleeps on 1-$CPUS CPUs"
+# Time 0 is a whole second, so that Slurm's times (whole seconds) keep the
+# plan's submission seconds.
+zero=$(($(date +%s) + 2))
+late=0
+while read -r id submit run cpus limit; do
+	now=$EPOCHREALTIME
+	wait=$(awk -v t="$((zero + submit))" -v n="$now" 'BEGIN { d = t - n; printf "%.3f", (d > 0 ? d : 0) }')
+	sleep "$wait"
+	sbatch --quiet --job-name="$id" --nodes=1 --ntasks="$cpus" --time="$limit" \
+		--output=/dev/null --wrap="exec sleep $run" ||
+		die "sbatch of job $id failed"
+	l=$(awk -v t="$((zero + submit))" -v n="$EPOCHREALTIME" 'BEGIN { printf "%d", (n - t) * 1000 }')
+	[ "$l" -le "$late" ] || late=$l
+done < "$DIR/plan.txt"
+say "  submitted, at most $late ms after the planned time"
+deadline=$(($(date +%s) + TIMEOUT))
+while [ -n "$(squeue -h -o %i 2> /dev/null)" ]; do
+	alive || die "a daemon exited"
+	[ "$(date +%s)" -lt "$deadline" ] || die "jobs not done after $TIMEOUT s: $(squeue 2>&1 | head -n 20)"
+	sleep 1
+done
+
+# --- 4. What Slurm did --------------------------------------------------
+SLURM_TIME_FORMAT=%s scontrol -o show job | awk '{
+	for (i = 1; i <= NF; i++) {
+		k = substr($i, 1, index($i, "=") - 1); v[k] = substr($i, index($i, "=") + 1)
+	}
+	print v["JobName"], v["SubmitTime"], v["StartTime"], v["EndTime"], v["JobState"]
+}' | sort -n > "$DIR/slurm.txt"
+t0=$(awk '$1 == 1 { print $2 }' "$DIR/slurm.txt")
+[ -n "$t0" ] || die "no record of job 1 in scontrol show job"
+makespan=$(awk -v t="$t0" 'BEGIN { m = 0 } $4 - t > m { m = $4 - t } END { print m }' "$DIR/slurm.txt")
+say "Slurm ran the workload in $makespan s (first submission at $t0, $((t0 - zero)) s after the plan's time 0)"
+
+# --- 5. The same workload replayed --------------------------------------
+"$SLURMREF" swf -plan "$DIR/plan.txt" -slurm "$DIR/slurm.txt" -t0 "$t0" -cpus "$CPUS" > "$DIR/workload.swf"
+"$BENCH" import swf "$DIR/workload.swf" --out "$DIR/workload.arrow" > /dev/null
+help=$("$BENCH" replay --help)
+opts=("${EASY_OPTIONS[@]}")
+missing=()
+for rule in "${SLURM_RULES[@]}"; do
+	if grep -q -- "${rule%% *} " <<< "$help"; then
+		read -ra r <<< "$rule"
+		opts+=("${r[@]}")
+	else
+		missing+=("${rule%% *}")
+	fi
+done
+[ "${#missing[@]}" = 0 ] || say "  this bench has no ${missing[*]}: replayed without those of Slurm's rules"
+say "bench replay --scheduler easy ${opts[*]}"
+"$BENCH" replay --trace "$DIR/workload.arrow" --nodes 1 --nodes-per-rack 1 --map-slots "$CPUS" --reduce-slots 1 \
+	--scheduler easy "${opts[@]}" --out "$DIR/replay" --format csv --tasks=false --occupancy=false > /dev/null
+
+# --- 6. Agreement -------------------------------------------------------
+"$SLURMREF" compare -plan "$DIR/plan.txt" -slurm "$DIR/slurm.txt" -t0 "$t0" -replay "$DIR/replay/jobs.csv" \
+	-tau 0.98 -within 3 -frac 0.95 2>&1 | prefix "$WHO:   " || die "the replay disagrees with Slurm (above)"
+say "OK in $(since "$start") s"
