@@ -60,7 +60,7 @@ type Engine struct {
 	decidePending bool
 	decideAt      Time
 	decideGen     int32
-	amPol AMScheduler // the policy's, in the container model; nil: submit order under MaxAMShare
+	amPol         AMScheduler // the policy's, in the container model; nil: submit order under MaxAMShare
 	// step is what container requests are rounded up to a multiple of:
 	// the minimum allocation, or an Incrementer's increment.
 	step [2]int64
