@@ -26,7 +26,18 @@ EXPERIMENTS := fig3 fig4 fig5 fig6 fig7 fig8 backfill disco estimates containers
 
 all: build
 
-build:
+# The Go release go.mod asks for; make build refuses an older one in one
+# line rather than failing on a language feature.
+GO_MIN := $(shell awk '/^go / {print $$2}' go.mod)
+
+.PHONY: go-version
+go-version:
+	@v=$$($(GO) env GOVERSION 2>/dev/null | sed 's/^go//'); \
+	if [ -z "$$v" ]; then echo "make: no Go at '$(GO)'; sojourn needs Go $(GO_MIN) or newer (https://go.dev/dl/)"; exit 1; fi; \
+	if [ "$$(printf '%s\n%s\n' "$(GO_MIN)" "$$v" | sort -V | head -n 1)" != "$(GO_MIN)" ]; then \
+		echo "make: Go $$v is older than $(GO_MIN), the go line of go.mod; install a newer Go (https://go.dev/dl/)"; exit 1; fi
+
+build: go-version
 	$(GO) build -buildvcs=auto -o $(BENCH) ./cmd/bench
 
 fmt-check:
@@ -68,12 +79,13 @@ readme-figures: experiments
 		cat $(REPORTS)/claims.md; } > docs/claims.md
 
 # Execute docs/notebook.ipynb (Python's standard library and bin/bench; a
-# sweep into $(OUT)/notebook) and store its outputs in it, with
-# docs/run-notebook.py where Jupyter is not installed.
+# sweep into $(OUT)/notebook), store its outputs in it, print each cell's
+# output and write $(OUT)/notebook.html, the executed notebook for a
+# browser, with docs/run-notebook.py (no Jupyter needed).
 .PHONY: notebook
 notebook: build
 	rm -rf $(OUT)/notebook
-	python3 docs/run-notebook.py docs/notebook.ipynb
+	python3 docs/run-notebook.py docs/notebook.ipynb --html $(OUT)/notebook.html
 
 # Removes bin/ and $(OUT), and what the experiments wrote to RESULTS and
 # REPORTS if they were moved elsewhere: their files only, never a folder's
@@ -332,8 +344,12 @@ slurm-validate: build
 # Chromium, /usr/bin/chromium, installed with apt-get when missing) opens
 # $(REPORTS)/index.html and every run page from the file system, fails on a
 # console error, a failed or network request, a missing image, a page
-# wider than its window or a figure wider than its box, checks that a run
-# page's table sorts, and writes screenshots to $(OUT)/browser. Skipped,
+# wider than its window or a figure wider than its box, on a first screen
+# (1280 × 900 and 390 × 844) without the answer table and its interval,
+# or a run page's chart wider than the window outside a scrolling box;
+# checks that a run page's table sorts, and writes screenshots to
+# $(OUT)/browser. make -o experiments browser-check checks the report
+# already on disk. Skipped,
 # with a message and exit status 0, when Chromium is missing and cannot be
 # installed (no root, no apt-get, no network). About a minute.
 CHROMIUM ?= /usr/bin/chromium

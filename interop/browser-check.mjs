@@ -1,7 +1,10 @@
 // make browser-check: open the report (index.html and every run page) in
 // headless Chromium from the file system, screenshot it, and fail on a
 // console error, a failed or network request, a missing image, a page
-// wider than its window or a figure wider than its box.
+// wider than its window or a figure wider than its box. The index's first
+// screen, at both widths, must show the answer (a table of each policy
+// against FAIR with its interval) and the claims tally; a run page's
+// chart must scroll inside its box rather than widen the page.
 //
 // Usage: node browser-check.mjs REPORTS_DIR SCREENSHOT_DIR
 // Chromium: $CHROMIUM, default /usr/bin/chromium (Debian's package).
@@ -70,6 +73,33 @@ for (const vp of viewports) {
       return out
     })
     for (const p of problems) fail(page, `[${vp.name}] ${p}`)
+    if (page === pages[0]) {
+      // The first screen answers: the answer table's first row and the
+      // claims tally lie within the window's height.
+      const first = await tab.evaluate((h) => {
+        const out = []
+        const row = document.querySelector('table.answer tbody tr')
+        if (!row) out.push('no answer table')
+        else if (row.getBoundingClientRect().bottom > h) out.push(`the answer's first row ends at ${Math.round(row.getBoundingClientRect().bottom)} px, below the first screen (${h} px)`)
+        else if (!/\[.*%.*\]/.test(row.textContent)) out.push(`the answer's first row has no interval: ${row.textContent}`)
+        const tally = document.querySelector('#tally')
+        if (!tally) out.push('no claims tally')
+        return out
+      }, vp.height)
+      for (const p of first) fail(page, `[${vp.name}] first screen: ${p}`)
+    } else {
+      // A run page's charts fit the window or scroll inside their box.
+      const wide = await tab.evaluate(() => [...document.querySelectorAll('svg, canvas, img')].filter((el) => {
+        const r = el.getBoundingClientRect()
+        if (r.right <= document.documentElement.clientWidth + 1) return false
+        for (let a = el.parentElement; a; a = a.parentElement) {
+          const o = getComputedStyle(a).overflowX
+          if ((o === 'auto' || o === 'scroll') && a.getBoundingClientRect().right <= document.documentElement.clientWidth + 1) return false
+        }
+        return true
+      }).length)
+      if (wide > 0) fail(page, `[${vp.name}] ${wide} chart(s) wider than the window and not in a scrolling box`)
+    }
     if (page === pages[0] || firstOfSection.has(page)) {
       const name = relative(reports, page).replaceAll('/', '--').replace(/\.html$/, '')
       await tab.screenshot({ path: join(shots, `${name}.${vp.name}.png`), fullPage: true })

@@ -56,7 +56,8 @@ func renderFigure(f Figure) (pngData, svgData []byte, err error) {
 		}
 	}()
 	looks := figureLooks(f)
-	w, h := panelWidth*vg.Length(len(f.Panels)), panelHeight
+	rows, cols := f.grid()
+	w, h := panelWidth*vg.Length(cols), panelHeight*vg.Length(rows)
 
 	img := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(pngDPI))
 	drawFigure(draw.New(img), f, looks)
@@ -74,24 +75,42 @@ func renderFigure(f Figure) (pngData, svgData []byte, err error) {
 	return pngBuf.Bytes(), fontFallback(svgBuf.Bytes()), nil
 }
 
-// drawFigure draws the panels in a row; plot.Align gives them data areas
+// grid is the figure's rows and columns of panels.
+func (f Figure) grid() (rows, cols int) {
+	cols = len(f.Panels)
+	if f.Columns > 0 && f.Columns < cols {
+		cols = f.Columns
+	}
+	return (len(f.Panels) + cols - 1) / cols, cols
+}
+
+// drawFigure draws the panels row by row; plot.Align gives them data areas
 // of equal size whatever the width of their tick labels.
 func drawFigure(dc draw.Canvas, f Figure, looks [][]look) {
 	dc.SetColor(color.White)
 	dc.Fill(dc.Rectangle.Path())
-	plots := make([]*plot.Plot, len(f.Panels))
+	rows, cols := f.grid()
+	plots := make([][]*plot.Plot, rows)
+	for r := range plots {
+		plots[r] = make([]*plot.Plot, cols)
+	}
 	for i, pn := range f.Panels {
-		plots[i] = panelPlot(pn, looks[i])
+		plots[i/cols][i%cols] = panelPlot(pn, looks[i])
 	}
 	tiles := draw.Tiles{
-		Rows: 1, Cols: len(plots),
+		Rows: rows, Cols: cols,
 		PadX:   vg.Points(18),
+		PadY:   vg.Points(10),
 		PadTop: vg.Points(6), PadBottom: vg.Points(4),
 		PadLeft: vg.Points(4), PadRight: vg.Points(10),
 	}
-	canvases := plot.Align([][]*plot.Plot{plots}, tiles, dc)
-	for i, p := range plots {
-		p.Draw(canvases[0][i])
+	canvases := plot.Align(plots, tiles, dc)
+	for r := range plots {
+		for c, p := range plots[r] {
+			if p != nil {
+				p.Draw(canvases[r][c])
+			}
+		}
 	}
 }
 

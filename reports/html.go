@@ -44,6 +44,9 @@ type indexPage struct {
 	Sections []pageSection
 	Claims   []pageClaim
 	Counts   []verdictCount
+	Answer   []Table
+	// Unheld are the claims that do not hold, linked from the first screen.
+	Unheld []pageClaim
 }
 
 type pageSection struct {
@@ -56,6 +59,7 @@ type pageClaim struct {
 	Claim
 	Experiment string
 	Anchor     string // of the section that holds the claim
+	ID         string // of its row in the claims table
 }
 
 type verdictCount struct {
@@ -102,9 +106,14 @@ func newIndexPage(info Info, sections []Section) indexPage {
 		a := anchor(s.Name, i, anchors)
 		pg.Sections = append(pg.Sections, pageSection{Section: s, Anchor: a, Paragraphs: paragraphs(s.Summary)})
 		for _, c := range s.Claims {
-			pg.Claims = append(pg.Claims, pageClaim{Claim: c, Experiment: claimExperiment(s, c), Anchor: a})
+			pc := pageClaim{Claim: c, Experiment: claimExperiment(s, c), Anchor: a, ID: fmt.Sprintf("claim-%d", len(pg.Claims)+1)}
+			pg.Claims = append(pg.Claims, pc)
+			if c.Verdict != Holds {
+				pg.Unheld = append(pg.Unheld, pc)
+			}
 			counts[c.Verdict]++
 		}
+		pg.Answer = append(pg.Answer, s.Answer...)
 	}
 	for _, v := range []Verdict{Holds, Partly, Fails, NotReproduced, NotShown} {
 		if counts[v] > 0 {

@@ -20,6 +20,9 @@ type Section struct {
 	Claims  []Claim  `json:"claims,omitempty"`
 	// Runs link to the pages of the section's replays (WriteRunPage).
 	Runs []RunLink `json:"runs,omitempty"`
+	// Answer holds the tables the report opens with, before any section:
+	// which policy, by how much, with its interval.
+	Answer []Table `json:"answer,omitempty"`
 }
 
 // Figure is one image of the report, made of panels drawn side by side.
@@ -28,6 +31,9 @@ type Figure struct {
 	Title   string  `json:"title"`
 	Caption string  `json:"caption"`
 	Panels  []Panel `json:"panels"`
+	// Columns of the grid the panels are drawn in, row by row; 0: all in
+	// one row.
+	Columns int `json:"columns,omitempty"`
 }
 
 // Panel is one set of axes.
@@ -35,7 +41,7 @@ type Panel struct {
 	Title  string `json:"title"`
 	XLabel string `json:"x_label"`
 	YLabel string `json:"y_label"`
-	XLog   bool   `json:"x_log,omitempty"` // logarithmic x axis (all x > 0)
+	XLog   bool   `json:"x_log,omitempty"` // logarithmic x axis (all x > 0), labelled "log scale"
 	// Fixed axis ranges; a nil range is fitted to the data.
 	X      *Range   `json:"x_range,omitempty"`
 	Y      *Range   `json:"y_range,omitempty"`
@@ -80,6 +86,13 @@ type Series struct {
 	YLo    []float64 `json:"y_lo,omitempty"`
 	YHi    []float64 `json:"y_hi,omitempty"`
 	Dashed bool      `json:"dashed,omitempty"`
+	// Band draws the interval YLo–YHi of a Line or Points series as a
+	// shaded band rather than error bars.
+	Band bool `json:"band,omitempty"`
+	// Policy is the scheduling policy the series draws, whose colour and
+	// pattern it takes from the palette table (policyLooks); empty: the
+	// label's first word when it names one.
+	Policy string `json:"policy,omitempty"`
 }
 
 // Mark is a labelled reference line across a panel: vertical at x = At

@@ -3,6 +3,7 @@ package reports
 import (
 	"image/color"
 	"math"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -53,6 +54,7 @@ func panelPlot(pn Panel, looks []look) *plot.Plot {
 	if pn.XLog {
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = logTicks{}
+		p.X.Label.Text = logLabel(pn.XLabel)
 	}
 
 	gr := plotter.NewGrid()
@@ -76,6 +78,28 @@ func panelPlot(pn Panel, looks []look) *plot.Plot {
 		leg.bands = append(leg.bands, b)
 		thumbs[j] = []plot.Thumbnailer{b}
 	}
+	// Reference lines go under the data, which they must not hide.
+	for j, s := range pn.Series {
+		if s.Kind != HLine {
+			continue
+		}
+		h := &hline{y: s.Y[0], style: lineStyle(looks[j], true)}
+		p.Add(h)
+		leg.hlines = append(leg.hlines, h.y)
+		thumbs[j] = []plot.Thumbnailer{h}
+	}
+	// Intervals drawn as bands go under every line.
+	for j, s := range pn.Series {
+		if !s.Band || s.YLo == nil {
+			continue
+		}
+		c := looks[j].color
+		c.A = 0x40
+		b := &ciBand{x: s.X, lo: s.YLo, hi: s.YHi, color: premultiply(c)}
+		p.Add(b)
+		leg.bands = append(leg.bands, &band{x: s.X, lo: s.YLo, hi: s.YHi})
+		thumbs[j] = append(thumbs[j], b)
+	}
 	var drawn plotter.XYs // the points of the points series so far
 	for j, s := range pn.Series {
 		lk := looks[j]
@@ -89,10 +113,10 @@ func panelPlot(pn Panel, looks []look) *plot.Plot {
 			l := &plotter.Line{XYs: xys, LineStyle: ls}
 			p.Add(l)
 			leg.lines = append(leg.lines, xys)
-			thumbs[j] = []plot.Thumbnailer{l}
+			thumbs[j] = append(thumbs[j], l)
 		case Points:
 			xys := xyPairs(s.X, s.Y)
-			if s.YLo != nil {
+			if s.YLo != nil && !s.Band {
 				eb := &errBars{x: s.X, lo: s.YLo, hi: s.YHi, style: draw.LineStyle{Color: lk.color, Width: vg.Points(1)}}
 				p.Add(eb)
 				for i := range s.X {
@@ -110,12 +134,12 @@ func panelPlot(pn Panel, looks []look) *plot.Plot {
 			sc := &plotter.Scatter{XYs: xys, GlyphStyle: gs}
 			p.Add(l, sc)
 			leg.lines = append(leg.lines, xys)
-			thumbs[j] = []plot.Thumbnailer{l, sc}
-		case HLine:
-			h := &hline{y: s.Y[0], style: lineStyle(lk, true)}
-			p.Add(h)
-			leg.hlines = append(leg.hlines, h.y)
-			thumbs[j] = []plot.Thumbnailer{h}
+			if len(xys) == 1 {
+				// A lone point has no line: its legend shows the marker alone.
+				thumbs[j] = append(thumbs[j], sc)
+			} else {
+				thumbs[j] = append(thumbs[j], l, sc)
+			}
 		}
 	}
 	for j, s := range pn.Series {
@@ -133,12 +157,43 @@ func panelPlot(pn Panel, looks []look) *plot.Plot {
 		padRange(&p.X, pn.X, pn.XLog)
 		padRange(&p.Y, pn.Y, false)
 	}
+	if pn.Y == nil && minY(pn) >= 0 {
+		// A fitted linear y axis of non-negative values starts at 0, so
+		// that heights compare as ratios; a panel that wants otherwise
+		// says so with its range.
+		p.Y.Min = 0
+	}
 	if below != nil && pn.Y == nil && len(leg.entries) <= 8 {
 		// Stacked bands fill the data area to its top corners, so no
 		// corner is free for the legend: leave room above the bands.
 		p.Y.Max += stackHeadroom(len(leg.entries)) * (p.Y.Max - p.Y.Min)
 	}
 	return p
+}
+
+// logLabel marks a logarithmic axis in its label.
+func logLabel(label string) string {
+	if strings.Contains(label, "log") {
+		return label
+	}
+	if label == "" {
+		return "log scale"
+	}
+	return label + ", log scale"
+}
+
+// minY is the least y a panel's series draw, intervals included.
+func minY(pn Panel) float64 {
+	m := math.Inf(1)
+	for _, s := range pn.Series {
+		for _, v := range s.Y {
+			m = math.Min(m, v)
+		}
+		for _, v := range s.YLo {
+			m = math.Min(m, v)
+		}
+	}
+	return m
 }
 
 // stackHeadroom is the fraction of a stacked panel's range added above

@@ -122,3 +122,48 @@ func (h *hline) Thumbnail(c *draw.Canvas) {
 	y := c.Center().Y
 	c.StrokeLine2(h.style, c.Min.X, y, c.Max.X, y)
 }
+
+// ciBand fills the interval lo–hi of a line, joining its points by
+// straight segments, in a translucent version of the line's colour.
+type ciBand struct {
+	x, lo, hi []float64
+	color     color.Color
+}
+
+func (b *ciBand) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	pts := make([]vg.Point, 0, 2*len(b.x))
+	for i := range b.x {
+		pts = append(pts, vg.Point{X: trX(b.x[i]), Y: trY(b.hi[i])})
+	}
+	for i := len(b.x) - 1; i >= 0; i-- {
+		pts = append(pts, vg.Point{X: trX(b.x[i]), Y: trY(b.lo[i])})
+	}
+	if poly := c.ClipPolygonXY(pts); len(poly) > 2 {
+		c.FillPolygon(b.color, poly)
+	}
+}
+
+func (b *ciBand) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, ymin = math.Inf(1), math.Inf(1)
+	xmax, ymax = math.Inf(-1), math.Inf(-1)
+	for i := range b.x {
+		xmin, xmax = math.Min(xmin, b.x[i]), math.Max(xmax, b.x[i])
+		ymin, ymax = math.Min(ymin, b.lo[i]), math.Max(ymax, b.hi[i])
+	}
+	return xmin, xmax, ymin, ymax
+}
+
+// Thumbnail is a band across the middle of the legend's sample.
+func (b *ciBand) Thumbnail(c *draw.Canvas) {
+	r := c.Rectangle
+	mid, h := (r.Min.Y+r.Max.Y)/2, (r.Max.Y-r.Min.Y)/3
+	c.FillPolygon(b.color, []vg.Point{{X: r.Min.X, Y: mid - h}, {X: r.Max.X, Y: mid - h}, {X: r.Max.X, Y: mid + h}, {X: r.Min.X, Y: mid + h}})
+}
+
+// premultiply returns c, translucent by its alpha, as image/color wants
+// it: every channel scaled by the alpha.
+func premultiply(c color.RGBA) color.RGBA {
+	a := uint32(c.A)
+	return color.RGBA{R: uint8(uint32(c.R) * a / 0xFF), G: uint8(uint32(c.G) * a / 0xFF), B: uint8(uint32(c.B) * a / 0xFF), A: c.A}
+}

@@ -19,7 +19,7 @@ const exitRegressed = 2
 func compareCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "compare",
-		Usage:     "compare a candidate sweep with a baseline: relative changes, bootstrap intervals, a Markdown table",
+		Usage:     "compare a candidate sweep with a baseline, with intervals",
 		ArgsUsage: "BASELINE CANDIDATE",
 		Description: "BASELINE and CANDIDATE are summary.json files of bench sweep, or directories holding one.\n" +
 			"For each workload × policy × parameter combination of the baseline (seeds pooled), compares\n" +
@@ -50,7 +50,7 @@ func compareCommand() *cli.Command {
 			&cli.Float64Flag{Name: "threshold", Value: 5, Usage: "regression threshold, in `percent` of the baseline's figure"},
 			&cli.Float64Flag{Name: "level", Value: 0.95, Usage: "confidence level of the intervals"},
 			&cli.IntFlag{Name: "resamples", Value: 2000, Usage: "bootstrap resamples"},
-			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the bootstrap"},
+			&cli.Uint64Flag{Name: "bootstrap-seed", Value: 1, Usage: "seed of the bootstrap"},
 			&cli.StringFlag{Name: "metrics", Value: strings.Join(compare.MetricNames(), ","), Usage: "metrics to compare, comma-separated"},
 			&cli.BoolFlag{Name: "allow-unpaired", Usage: "compare rows whose jobs cannot be paired (other traces or seeds) with a warning, instead of failing"},
 			&cli.BoolFlag{Name: "allow-fixed-change", Usage: "compare sweeps whose fixed settings differ, with a warning, instead of refusing them"},
@@ -82,7 +82,7 @@ func runCompare(c *cli.Context) error {
 		}
 	}
 	rep, err := compare.Compare(base, cand, compare.Options{Threshold: c.Float64("threshold") / 100,
-		Level: c.Float64("level"), Resamples: c.Int("resamples"), Seed: c.Uint64("seed"), Metrics: metrics})
+		Level: c.Float64("level"), Resamples: c.Int("resamples"), Seed: c.Uint64("bootstrap-seed"), Metrics: metrics})
 	if err != nil {
 		return fmt.Errorf("compare: --%v", err)
 	}

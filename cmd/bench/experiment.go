@@ -42,13 +42,13 @@ func experimentCommand() *cli.Command {
 	flags := append([]cli.Flag{
 		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the workloads and of the cluster model whose results are written and drawn"},
 		&cli.IntFlag{Name: "seeds", Value: 1, Usage: "compute every claim on this many seeds, --seed and the ones after it, with a 95% interval (replayed in memory; only --seed's results are written)"},
-		&cli.IntFlag{Name: "parallel", Aliases: []string{"j"}, Value: runtime.GOMAXPROCS(0), Usage: "replays run at once"},
+		&cli.IntFlag{Name: "parallel", Aliases: []string{"j"}, Value: runtime.GOMAXPROCS(0), DefaultText: "the cores Go may use", Usage: "replays run at once"},
 		&cli.BoolFlag{Name: "no-report", Usage: "only write results; do not redraw the report"},
 		formatFlag,
 	}, experimentFlags...)
 	return &cli.Command{
 		Name:      "experiment",
-		Usage:     "reproduce the HFSP paper's figures and tables (all, or the named experiments)",
+		Usage:     "reproduce the HFSP paper's figures and tables (all, or some)",
 		ArgsUsage: "all | NAME...",
 		Description: "Runs each named experiment: builds its workloads, replays them under the policies it compares\n" +
 			"(in parallel), and writes <out>/<name>/ (--out or --results, default out/results) with the traces used,\n" +

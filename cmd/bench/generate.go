@@ -48,7 +48,7 @@ func generateCommand() *cli.Command {
 	mib := func(x float64) string { return strconv.FormatFloat(x/swim.MiB, 'g', -1, 64) }
 	return &cli.Command{
 		Name:      "generate",
-		Usage:     "synthesize a workload trace (Arrow IPC) from a profile or a SWIM file",
+		Usage:     "synthesize a workload trace from a profile or a SWIM file",
 		ArgsUsage: " ",
 		Description: "Jobs come from a profile (--profile fb2009|fb2010: the HFSP paper's workloads, drawn from\n" +
 			"models of the Facebook SWIM samples embedded in bench) or from a SWIM workload file\n" +
@@ -79,7 +79,7 @@ func generateCommand() *cli.Command {
 			&cli.Float64Flag{Name: "shuffle-skew", Usage: "σ of the log-normal weights that split a job's shuffle over its reduces (0: equal)", Value: d.ShuffleSkew},
 			&cli.StringFlag{Name: "map-memory", Usage: "memory footprint of a map task, in bytes (suffixes allowed)", Value: "512MiB"},
 			&cli.StringFlag{Name: "reduce-memory", Usage: "memory footprint of a reduce task, in bytes (suffixes allowed)", Value: "1GiB"},
-			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "trace `PATH` to write (Arrow IPC; written atomically)", DefaultText: "required"},
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "trace `PATH` to write (Arrow IPC; written atomically) (required)"},
 		},
 		Action: runGenerate,
 	}

@@ -192,22 +192,30 @@ func TestGenerateErrors(t *testing.T) {
 	}
 }
 
-// TestHelpListsEveryFlag: --help shows every flag with its default.
+// TestHelpListsEveryFlag: --help shows every flag with its default, or
+// says it is required; a boolean that is off by default shows none.
 func TestHelpListsEveryFlag(t *testing.T) {
 	out, _, err := bench(t, "generate", "--help")
 	if err != nil {
 		t.Fatal(err)
 	}
+	entries := flagEntries(out)
 	for _, f := range generateCommand().Flags {
 		name := f.Names()[0]
-		line := ""
-		for _, l := range strings.Split(out, "\n") {
-			if strings.Contains(l, "--"+name+" ") {
-				line = l
+		entry := ""
+		for _, e := range entries {
+			if strings.HasPrefix(e, "--"+name+" ") || strings.HasPrefix(e, "--"+name+",") {
+				entry = e
 			}
 		}
-		if line == "" || !strings.Contains(line, "(default: ") {
-			t.Errorf("--help has no line with --%s and its default:\n%s", name, line)
+		if b, ok := f.(*cli.BoolFlag); ok && !b.Value {
+			if entry == "" || strings.Contains(entry, "(default: ") {
+				t.Errorf("--help shows --%s, off by default, without its line or with a default:\n%s", name, entry)
+			}
+			continue
+		}
+		if entry == "" || !strings.Contains(entry, "(default: ") && !strings.Contains(entry, "(required)") {
+			t.Errorf("--help has no line with --%s and its default:\n%s", name, entry)
 		}
 	}
 	for _, unit := range []string{"in nodes", "in seconds", "in MiB/s", "in bytes"} {

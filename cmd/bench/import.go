@@ -18,22 +18,60 @@ import (
 // importFormats are the formats bench import reads.
 var importFormats = []string{"csv", "swf", "sls", "alibaba2018", "swim"}
 
+// columnsHelp is a format's column table as bench import FORMAT
+// --columns prints it: name and unit, then the meaning, folded to the
+// help's width under its own column.
 func columnsHelp(cols []formats.CSVColumn, numbered bool) string {
 	var b strings.Builder
+	const indent = 2 + 24 + 1 + 8 + 1
 	for i, c := range cols {
 		name := c.Name
 		if numbered {
 			name = fmt.Sprintf("%2d %s", i+1, c.Name)
 		}
-		fmt.Fprintf(&b, "    %-24s %-8s %s\n", name, c.Unit, c.Doc)
+		b.WriteString(fold(fmt.Sprintf("  %-24s %-8s %s", name, c.Unit, c.Doc), indent, helpWidth))
 	}
 	return b.String()
+}
+
+// importColumns is what bench import FORMAT --columns prints: the
+// columns, fields or keys FORMAT is read by.
+func importColumns(format string) (string, error) {
+	switch format {
+	case "csv":
+		return "csv: a job table with a header row (columns in any order):\n" +
+			columnsHelp(formats.CSVJobColumns, false) +
+			reflow("Durations are given as per-task lists, as means with a skew, or in a task table "+
+				"(--tasks FILE), one row per task, the tasks of a job together and jobs in the job "+
+				"table's order; its columns:", helpWidth) + "\n" +
+			columnsHelp(formats.CSVTaskColumns, false), nil
+	case "swf":
+		return reflow("swf: the Standard Workload Format v2.2, 18 whitespace-separated fields per job, "+
+			"';' comments. A job becomes a rigid map-only job of its processors, each a task of its "+
+			"run time, with no input data (its maps have no locality); easy starts a rigid job's maps "+
+			"together, other policies one by one (bench replay notes it). The header's MaxProcs and "+
+			"MaxNodes are kept as swf.max_procs and swf.max_nodes.", helpWidth) + "\n" +
+			columnsHelp(formats.SWFFields[:], true), nil
+	case "sls":
+		return "sls: the YARN Scheduler Load Simulator's JSON trace, a stream of job objects:\n" +
+			columnsHelp(formats.SLSKeys, false), nil
+	case "alibaba2018":
+		return "alibaba2018: cluster-trace-v2018's batch_task.csv (no header), a row a stage:\n" +
+			columnsHelp(formats.AlibabaColumns[:], true) +
+			reflow("Jobs of one stage become map-only jobs, of one stage feeding another map/reduce "+
+				"jobs; every other DAG is skipped and counted by shape on stderr. The table is held in "+
+				"memory (about 370 bytes a row at peak) since a job's rows may be anywhere.", helpWidth) + "\n", nil
+	case "swim":
+		return reflow("swim: a SWIM workload TSV, taken whole (bench generate --swim FILE --whole, with "+
+			"the generator's defaults and --seed, --nodes): bytes become tasks by the natural rule.", helpWidth) + "\n", nil
+	}
+	return "", fmt.Errorf("import: unknown format %q; want one of %s", format, strings.Join(importFormats, ", "))
 }
 
 func importCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "import",
-		Usage:     "turn a workload in another format (csv, swf, sls, alibaba2018, swim) into a trace",
+		Usage:     "turn a csv, swf, sls, alibaba2018 or swim workload into a trace",
 		ArgsUsage: "FORMAT FILE",
 		Description: "Reads FILE as a stream and writes the trace (Arrow IPC, schema version 2) atomically at --out:\n" +
 			"nothing is left under that name on an error. The trace's import.format and import.source\n" +
@@ -41,29 +79,12 @@ func importCommand() *cli.Command {
 			"Times and durations must be finite, >= 0 and at most 1e9 s (31.7 years); an error is one\n" +
 			"line naming the file, the line and the field. Jobs must be in submit order (sort the file\n" +
 			"first), except for alibaba2018, whose jobs are sorted by the importer.\n\n" +
-			"csv: a job table with a header row (columns in any order; units after the name):\n" +
-			columnsHelp(formats.CSVJobColumns, false) +
-			"  Durations are given as per-task lists, as means with a skew, or in a task table\n" +
-			"  (--tasks FILE), one row per task, the tasks of a job together and jobs in the job\n" +
-			"  table's order; its columns:\n" +
-			columnsHelp(formats.CSVTaskColumns, false) +
-			"swf: the Standard Workload Format v2.2, 18 whitespace-separated fields per job, ';' comments;\n" +
-			"  a job becomes a rigid map-only job of its processors, each a task of its run time, with no\n" +
-			"  input data (its maps have no locality); easy starts a rigid job's maps together, other\n" +
-			"  policies one by one (bench replay notes it):\n" +
-			columnsHelp(formats.SWFFields[:], true) +
-			"  The header's MaxProcs and MaxNodes are printed and kept as swf.max_procs, swf.max_nodes.\n" +
-			"sls: the YARN Scheduler Load Simulator's JSON trace, a stream of job objects:\n" +
-			columnsHelp(formats.SLSKeys, false) +
-			"alibaba2018: cluster-trace-v2018's batch_task.csv (no header), one row per stage:\n" +
-			columnsHelp(formats.AlibabaColumns[:], true) +
-			"  Jobs of one stage become map-only jobs, of one stage feeding another map/reduce jobs; every\n" +
-			"  other DAG is skipped and counted by shape on stderr. The table is held in memory (about\n" +
-			"  370 bytes a row at peak) since a job's rows may be anywhere.\n" +
-			"swim: a SWIM workload TSV, taken whole (bench generate --swim FILE --whole, with the\n" +
-			"  generator's defaults and --seed, --nodes): bytes become tasks by the natural rule.",
+			"Formats: " + strings.Join(importFormats, ", ") + ". bench import FORMAT --columns lists the " +
+			"columns, fields or keys a format is read by, with their units; docs/workloads.md shows " +
+			"examples.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "trace `PATH` to write (Arrow IPC; written atomically)", Required: true},
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "trace `PATH` to write (Arrow IPC; written atomically) (required)"},
+			&cli.BoolFlag{Name: "columns", Usage: "print the columns, fields or keys of FORMAT, with their units and meaning, and exit"},
 			&cli.StringFlag{Name: "tasks", Usage: "csv: the task table `FILE`, one row per task (then the job table has no durations)"},
 			&cli.StringFlag{Name: "swf.status", Usage: "swf: failed (0) and cancelled (5) jobs: keep (they held their processors for their run time) or drop", Value: "keep"},
 			&cli.StringFlag{Name: "map-memory", Usage: "memory of a map task when the source gives none, in bytes (suffixes KiB, MiB, GiB)", Value: "512MiB"},
@@ -78,6 +99,20 @@ func importCommand() *cli.Command {
 }
 
 func runImport(c *cli.Context) error {
+	if c.Bool("columns") {
+		if c.NArg() != 1 {
+			return fmt.Errorf("import: --columns wants FORMAT alone, got %d arguments; see bench import --help", c.NArg())
+		}
+		text, err := importColumns(c.Args().First())
+		if err != nil {
+			return err
+		}
+		_, err = io.WriteString(c.App.Writer, text)
+		return err
+	}
+	if !c.IsSet("out") {
+		return errors.New("import: required flag --out missing; see bench import --help")
+	}
 	if c.NArg() != 2 {
 		return fmt.Errorf("import: want FORMAT FILE, got %d arguments; see bench import --help", c.NArg())
 	}

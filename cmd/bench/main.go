@@ -26,27 +26,30 @@ func newApp() *cli.App {
 		Name:    "bench",
 		Version: version(),
 		Usage:   "benchmark Hadoop cluster schedulers on realistic MapReduce workloads",
-		Description: "bench synthesizes SWIM-style workloads from the Facebook 2009/2010 traces (generate),\n" +
-			"imports your own (import: csv, swf, sls, alibaba2018, swim) and exports them (export),\n" +
-			"summarizes them (inspect), replays them on a modelled Hadoop 1.x cluster under a\n" +
-			"scheduling policy (replay) and reproduces the HFSP paper's experiments.\n" +
-			"Traces and results are Arrow IPC files; see docs/workloads.md and docs/replay.md for their schemas.\n\n" + exitHelp,
+		Description: "bench answers which scheduling policy would make a cluster's jobs finish " +
+			"sooner, and by how much (versus). It synthesizes SWIM-style workloads from the Facebook " +
+			"2009/2010 traces (generate), imports your own (import) and exports them (export), " +
+			"summarizes them (inspect), replays them on a modelled Hadoop 1.x or YARN cluster under " +
+			"one policy or several (replay), runs sweeps (sweep, merge, compare) and reproduces the " +
+			"HFSP paper's experiments (experiment, report). bench COMMAND --help describes each; " +
+			"docs/ holds the guides.\n\n" + exitHelp,
 		Commands: []*cli.Command{
+			versusCommand(),
+			replayCommand(),
 			generateCommand(),
 			importCommand(), exportCommand(),
 			inspectCommand(),
-			replayCommand(),
 			policiesCommand(),
 			experimentCommand(),
 			reportCommand(),
 			sweepCommand(), mergeCommand(),
 			compareCommand(),
-			versusCommand(),
 		},
 		HideHelpCommand: false,
 		Suggest:         true,
 	}
 	usageConventions(app)
+	reflowDescriptions(app)
 	return app
 }
 

@@ -11,7 +11,7 @@ import (
 func mergeCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "merge",
-		Usage:     "join the output directories of a sweep's shards and write its summary",
+		Usage:     "join a sweep's shards and write its summary",
 		ArgsUsage: "SHARD_DIR...",
 		Description: "Copies every cell and trace of the shard directories into --out (each cell atomically) and writes\n" +
 			"--out/summary.json. Every shard must hold the same sweep.json (same sweep file, build and --format);\n" +

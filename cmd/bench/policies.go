@@ -11,12 +11,15 @@ import (
 
 func policiesCommand() *cli.Command {
 	return &cli.Command{
-		Name:  "policies",
-		Usage: "list the scheduling policies, one name per line (-v: with their options; --markdown: option tables)",
-		Description: `Lists the built-in policies. With --verbose, each policy's summary and its options
-as flags with their defaults. With --markdown, each policy's option table in Markdown, as
-docs/policies.md shows it; --readme FILE rewrites the tables between the markers of that file
-(docs/policies.md) instead.`,
+		Name:      "policies",
+		Usage:     "list the policies (-v POLICY: its options and their defaults)",
+		ArgsUsage: "[POLICY...]",
+		Description: `Lists the built-in policies, one name per line, or the POLICY arguments
+alone. With --verbose, each policy's summary and its options, as the flags
+of bench replay and bench versus (--POLICY.OPTION), with their defaults.
+With --markdown, each policy's option table in Markdown, as docs/policies.md
+shows it; --readme FILE rewrites the tables between the markers of that file
+instead.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "describe each policy and its options"},
 			&cli.BoolFlag{Name: "markdown", Usage: "print each policy's option table in Markdown"},
@@ -37,17 +40,33 @@ docs/policies.md shows it; --readme FILE rewrites the tables between the markers
 				}
 				return nil
 			}
-			for _, p := range schedulers.Policies() {
+			list := schedulers.Policies()
+			if c.NArg() > 0 {
+				list = nil
+				for _, name := range c.Args().Slice() {
+					p, err := schedulers.Lookup(name)
+					if err != nil {
+						return fmt.Errorf("policies: %v", err)
+					}
+					list = append(list, p)
+				}
+			}
+			for _, p := range list {
 				if !c.Bool("verbose") {
 					fmt.Fprintln(w, p.Name)
 					continue
 				}
-				fmt.Fprintf(w, "%s: %s\n", p.Name, p.Summary)
+				fmt.Fprint(w, fold(p.Name+": "+p.Summary, 2, helpWidth))
 				if p.Gangs {
 					fmt.Fprintln(w, "  starts a rigid job's maps together (the trace's rigid column)")
 				}
 				for _, o := range p.Options {
-					fmt.Fprintf(w, "  --%s.%s (default %q): %s\n", p.Name, o.Name, o.Default, o.Usage)
+					def := o.Default
+					if def == "" {
+						def = "none"
+					}
+					fmt.Fprintf(w, "  --%s.%s\n", p.Name, o.Name)
+					fmt.Fprint(w, fold("    "+o.Usage+" (default: "+def+")", 4, helpWidth))
 				}
 			}
 			return nil

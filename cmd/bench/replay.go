@@ -35,8 +35,8 @@ func clusterFlags() []cli.Flag {
 		&cli.IntFlag{Name: "nodes-per-rack", Value: replay.DefaultNodesPerRack, Usage: "nodes per rack"},
 		&cli.IntFlag{Name: "map-slots", Value: replay.DefaultMapSlots, Usage: "map slots per node"},
 		&cli.IntFlag{Name: "reduce-slots", Value: replay.DefaultReduceSlots, Usage: "reduce slots per node"},
-		&cli.Float64Flag{Name: "heartbeat", Usage: "heartbeat interval in seconds (default: Hadoop 1.x's max(0.3, nodes/100))"},
-		&cli.BoolFlag{Name: "oob-heartbeat", Usage: "out-of-band heartbeat when a task ends (Hadoop's option; off by default)"},
+		&cli.Float64Flag{Name: "heartbeat", Usage: "heartbeat interval in seconds", DefaultText: "max(0.3, nodes/100), Hadoop 1.x's"},
+		&cli.BoolFlag{Name: "oob-heartbeat", Usage: "out-of-band heartbeat when a task ends (Hadoop's option)"},
 		&cli.Float64Flag{Name: "slowstart", Value: replay.DefaultSlowStart, Usage: "fraction of maps finished before reduces launch"},
 		&cli.Float64Flag{Name: "rack-local-factor", Value: replay.DefaultRackLocalFactor, Usage: "duration multiplier of a rack-local map"},
 		&cli.Float64Flag{Name: "off-rack-factor", Value: replay.DefaultOffRackFactor, Usage: "duration multiplier of an off-rack map"},
@@ -131,7 +131,8 @@ func slowStartFlag(v float64) float64 {
 }
 
 // policyFlags declares one flag per option of every registered policy,
-// named policy.option, so that --help lists them all with their defaults.
+// named policy.option. They are hidden from --help, which would otherwise
+// list a hundred of them: bench policies -v POLICY shows a policy's.
 func policyFlags() []cli.Flag {
 	var fl []cli.Flag
 	for _, p := range schedulers.Policies() {
@@ -139,10 +140,10 @@ func policyFlags() []cli.Flag {
 			name, usage := p.Name+"."+o.Name, fmt.Sprintf("[%s] %s", p.Name, o.Usage)
 			if o.Default == "true" || o.Default == "false" {
 				// A real boolean: --fair.preemption, --fair.load-cap=false.
-				fl = append(fl, &cli.BoolFlag{Name: name, Value: o.Default == "true", Usage: usage, Category: "policy options"})
+				fl = append(fl, &cli.BoolFlag{Name: name, Value: o.Default == "true", Usage: usage, Category: "policy options", Hidden: true})
 				continue
 			}
-			fl = append(fl, &cli.StringFlag{Name: name, Value: o.Default, Usage: usage, Category: "policy options"})
+			fl = append(fl, &cli.StringFlag{Name: name, Value: o.Default, Usage: usage, Category: "policy options", Hidden: true})
 		}
 	}
 	return fl
@@ -214,33 +215,30 @@ func replayCommand() *cli.Command {
 		&cli.BoolFlag{Name: "force", Usage: "replace the results of an earlier run in --out (refused without it)"},
 		&cli.BoolFlag{Name: "tasks", Value: true, Usage: "write tasks.arrow (one row per task segment)"},
 		&cli.BoolFlag{Name: "occupancy", Value: true, Usage: "write occupancy.arrow (per-job slot occupancy series)"},
-		execFlag("an external policy: a child process that runs the command of `[NAME=]COMMAND` and speaks the exec protocol (see below), " +
-			"its results named NAME or else by the name it declares; repeatable. It joins --scheduler's policies if that is given, in place of exec if listed"),
+		execFlag("a policy in any language: a child process running `[NAME=]COMMAND` that speaks the exec protocol (docs/exec-protocol.md); " +
+			"its results are named NAME, or else by the name it declares. Repeatable"),
 		&cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile of the replay to `FILE` (go tool pprof)"},
-		&cli.IntFlag{Name: "parallel", Aliases: []string{"j"}, Value: runtime.GOMAXPROCS(0), Usage: "policies of --scheduler replayed at once"},
+		&cli.IntFlag{Name: "parallel", Aliases: []string{"j"}, Value: runtime.GOMAXPROCS(0), DefaultText: "the cores Go may use", Usage: "policies of --scheduler replayed at once"},
 	}
 	flags = append(flags, clusterFlags()...)
 	flags = append(flags, policyFlags()...)
 	return &cli.Command{
 		Name:      "replay",
-		Usage:     "replay a trace on the modelled cluster under one policy, or several side by side",
+		Usage:     "replay a trace under one policy, or several side by side",
 		ArgsUsage: " ",
-		Description: "Replays every job of the trace on a Hadoop 1.x cluster model and prints a summary.\n" +
-			"With --out, writes per-job, per-task and occupancy results as Arrow files; task and occupancy\n" +
-			"rows go to disk as the replay runs (a batch of them in memory), so a day of a 3,000-node\n" +
-			"cluster needs under 1 GiB. The files appear together once all are complete: an interrupted run\n" +
-			"never leaves a half-written file under a result's name.\n\n" +
-			"--scheduler takes one policy (default fifo, Hadoop's default) or several, comma-separated: they are\n" +
-			"replayed side by side (--parallel at once) on the same trace and cluster, each streaming the trace from\n" +
-			"its file; the summaries are printed side by side, in --scheduler's order, and with\n" +
-			"--out DIR each policy's results go to DIR/<policy>. Each --exec adds an external policy, under its\n" +
-			"NAME or the name it declares (below), after --scheduler's or in place of exec there; --exec alone\n" +
-			"replays the external policies only. The median is the mean of the two middle\n" +
-			"sojourns for an even count, the p95 the nearest rank, as in summary.json and the reports.\n" +
-			"Boolean policy options are flags: --fair.preemption, or --fair.preemption=false.\n" +
-			"A warning on stderr says when reduce slots were hoarded for 30 minutes or more: half of them held by\n" +
-			"reduces waiting for their job's maps while another job's ready reduces waited.\n\nPolicies:\n" + policyList() +
-			"\n" + execpolicy.Help,
+		Description: "Replays every job of the trace on the cluster model and prints a summary: " +
+			"sojourn times (the median the mean of the two middle values, the p95 the nearest rank, " +
+			"as in summary.json and the reports), locality and preemptions. With --out it writes " +
+			"jobs, tasks and occupancy tables (--format); task rows stream to disk as the replay runs, " +
+			"and the files appear together once all are complete.\n\n" +
+			"--scheduler takes one policy or several, comma-separated: replayed side by side " +
+			"(--parallel at once) on the same trace and cluster, summaries in --scheduler's order, " +
+			"results under --out DIR/POLICY. Each --exec adds a policy in any language " +
+			"(docs/exec-protocol.md), in place of exec if --scheduler lists it.\n\n" +
+			"Policy options are flags named POLICY.OPTION (--hfsp.alpha 0.5, --fair.preemption, " +
+			"--fair.preemption=false) or lines of --config; bench policies -v POLICY lists them " +
+			"with their defaults. A warning on stderr says when reduce slots were hoarded for " +
+			"30 minutes or more by reduces waiting for their job's maps.",
 		Flags:  flags,
 		Action: runReplay,
 	}

@@ -110,14 +110,14 @@ func wrap(text string, width int, indent string) string {
 func sweepCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "sweep",
-		Usage:       "run a sweep file (workloads × policies × parameters × seeds) on every core; resumable and shardable",
+		Usage:       "run a sweep file (workloads × policies × parameters × seeds)",
 		ArgsUsage:   "FILE",
 		Description: sweepHelp,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output `DIR` (created; resumed if it holds this sweep); required unless --list"},
 			&cli.StringFlag{Name: "shard", Usage: "run shard `i/n`: the cells whose index is i modulo n (0 <= i < n)"},
 			&cli.IntFlag{Name: "shards", Usage: "number of shards `n`, the index coming from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID"},
-			&cli.IntFlag{Name: "parallel", Aliases: []string{"j"}, Value: runtime.GOMAXPROCS(0), Usage: "cells replayed at once"},
+			&cli.IntFlag{Name: "parallel", Aliases: []string{"j"}, Value: runtime.GOMAXPROCS(0), DefaultText: "the cores Go may use", Usage: "cells replayed at once"},
 			formatFlag,
 			&cli.BoolFlag{Name: "tasks", Usage: "also write each cell's tasks file (one row per task segment)"},
 			&cli.BoolFlag{Name: "list", Usage: "print the cells (index, shard, coordinates) and exit"},

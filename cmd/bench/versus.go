@@ -24,19 +24,19 @@ func versusCommand() *cli.Command {
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "baseline", Required: true, Usage: "the policy compared against (e.g. fair): a built-in, an --exec policy's NAME, or exec for the one --exec policy"},
 		&cli.StringFlag{Name: "candidate", Required: true, Usage: "the policy whose change is measured (e.g. hfsp), named as --baseline"},
-		execFlag("an external policy: a child process that runs the command of `[NAME=]COMMAND` and speaks the exec protocol (bench replay --help), " +
+		execFlag("a policy in any language: a child process running `[NAME=]COMMAND` (docs/exec-protocol.md), " +
 			"its results named NAME or else by the name it declares; repeat for two, named, to tell them apart in --baseline and --candidate"),
 		&cli.StringFlag{Name: "seeds", Value: "1-20", Usage: "seeds `a-b` or a,b,c: each seeds the cluster (HDFS block placement) and generates the --workload workloads"},
 		&cli.StringFlag{Name: "workload", Value: "fb2009,fb2010", Usage: "generated workloads, comma-separated: " + strings.Join(swim.ProfileNames(), ", ")},
 		&cli.StringSliceFlag{Name: "trace", Usage: "trace `FILE` to replay instead of generated workloads (repeatable; the same for every seed)"},
 		&cli.StringFlag{Name: "sweep", Usage: "compare the two policies in the finished sweep `DIR` (bench sweep --out) instead of replaying"},
-		&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "keep the replays as a sweep in `DIR` (bench sweep's layout; resumed if it holds the same); default: a temporary directory, removed"},
-		&cli.IntFlag{Name: "parallel", Aliases: []string{"j"}, Value: runtime.GOMAXPROCS(0), Usage: "replays at once"},
+		&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "keep the replays as a sweep in `DIR` (bench sweep's layout; resumed if it holds the same)", DefaultText: "a temporary directory, removed"},
+		&cli.IntFlag{Name: "parallel", Aliases: []string{"j"}, Value: runtime.GOMAXPROCS(0), DefaultText: "the cores Go may use", Usage: "replays at once"},
 		&cli.StringFlag{Name: "format", Value: "text", Usage: "output: text, markdown or json"},
 		&cli.Float64Flag{Name: "level", Value: 0.95, Usage: "confidence level of the intervals"},
 		&cli.IntFlag{Name: "resamples", Value: 2000, Usage: "bootstrap resamples"},
 		&cli.Uint64Flag{Name: "bootstrap-seed", Value: 1, Usage: "seed of the bootstrap"},
-		&cli.StringFlag{Name: "block", Usage: "submit-time window of the block bootstrap of one trace: a number of jobs `N` it holds on average, or a duration (10m, 90s); default: " + fmt.Sprint(versus.DefaultWindowJobs) + " jobs"},
+		&cli.StringFlag{Name: "block", Usage: "submit-time window of the block bootstrap of one trace: a number of jobs `N` it holds on average, or a duration (10m, 90s)", DefaultText: fmt.Sprint(versus.DefaultWindowJobs) + " jobs"},
 		&cli.StringFlag{Name: "resample", Value: versus.ResampleWindows, Usage: "the bootstrap of one trace: windows (blocks of submit-time windows) or seeds (cluster seeds: placement only)"},
 		&cli.StringFlag{Name: "config", Usage: "policy options file: lines of policy.option = value"},
 	}
@@ -48,31 +48,25 @@ func versusCommand() *cli.Command {
 	flags = append(flags, policyFlags()...)
 	return &cli.Command{
 		Name:      "versus",
-		Usage:     "which of two policies makes jobs finish sooner, and by how much: paired changes with bootstrap intervals",
+		Usage:     "which of two policies makes jobs finish sooner, and by how much",
 		ArgsUsage: " ",
-		Description: "Replays the baseline and the candidate policy on the same jobs: for each seed, the\n" +
-			"workload generated with that seed (or each --trace file, the same jobs for every seed) on a\n" +
-			"cluster seeded with it, on --parallel cores; results are deterministic. Then prints, per\n" +
-			"workload and per job class of the trace, the mean, median (mean of the two middle values)\n" +
-			"and p95 (nearest rank) sojourn and the mean slowdown of each policy over the jobs of every\n" +
-			"seed pooled, the relative change candidate ÷ baseline − 1 with a percentile bootstrap\n" +
-			"interval, and a verdict in words (\"HFSP shortens mean sojourn by 16% [12%, 20%] on fb2009,\n" +
-			"20 seeds\"; \"no significant difference\" when the interval contains 0).\n\n" +
-			"The bootstrap is paired (the same draws for both policies). Where each seed generated a\n" +
-			"workload, it resamples whole seeds: the interval says how the change varies from one\n" +
-			"workload draw to another. Where every seed replayed one trace (--trace, or one seed), the\n" +
-			"seeds only move HDFS blocks, so it resamples the trace's jobs instead, in blocks of\n" +
-			"submit-time windows (--block, default " + fmt.Sprint(versus.DefaultWindowJobs) + " jobs on average), each job with its results on\n" +
-			"every seed pooled: the interval estimates how the change would vary across workloads like\n" +
-			"this trace. --resample seeds resamples the seeds of one trace instead: placement only.\n" +
-			"The output names the resampling and the window.\n\n" +
-			"Either policy may be external (bench replay --help): --exec NAME=COMMAND and the NAME in\n" +
-			"--baseline or --candidate, or --exec COMMAND and exec there, its results then named by the name\n" +
-			"it declares. --exec.args and --exec.timeout apply to both.\n\n" +
-			"Cluster flags and policy options (--fair.preemption) apply to every replay; an option of a\n" +
-			"policy that is neither the baseline nor the candidate is an error. With --sweep DIR, nothing\n" +
-			"is replayed: the cells of the two policies in a finished sweep are compared, by workload and\n" +
-			"swept cluster parameters.\n\nPolicies:\n" + policyList(),
+		Description: "Replays the baseline and the candidate on the same jobs: for each seed, the " +
+			"workload generated with that seed (or each --trace file, the same jobs for every seed) " +
+			"on a cluster seeded with it. Prints, per workload and job class, each policy's mean, " +
+			"median and p95 sojourn and mean slowdown over the jobs of every seed pooled, the change " +
+			"candidate ÷ baseline − 1 with a paired percentile bootstrap interval, and a verdict " +
+			"(\"HFSP shortens mean sojourn by 16% [12%, 19%] on fb2009, 20 seeds\"; " +
+			"\"no significant difference\" when the interval contains 0).\n\n" +
+			"Over generated workloads the bootstrap resamples whole seeds. On one trace the seeds " +
+			"only move HDFS blocks, so it resamples the trace's jobs in blocks of submit-time windows " +
+			"(--block, default " + fmt.Sprint(versus.DefaultWindowJobs) + " jobs on average); " +
+			"--resample seeds resamples the seeds instead (placement only). docs/versus.md says what " +
+			"the interval measures.\n\n" +
+			"Either policy may be external: --exec NAME=COMMAND and NAME in --baseline or --candidate " +
+			"(docs/exec-protocol.md). Cluster flags and policy options (--hfsp.alpha 0.5; bench " +
+			"policies -v POLICY lists them) apply to every replay; an option of a policy that is " +
+			"neither the baseline nor the candidate is an error. With --sweep DIR nothing is " +
+			"replayed: the two policies' cells of a finished sweep are compared.",
 		Flags:  flags,
 		Action: runVersus,
 	}

@@ -417,32 +417,35 @@ func containers(x *Ctx) (reports.Section, error) {
 	})
 	claims := claimsOf(checks, per)
 	// The figure, from --seed's runs as the paper's figures.
-	fig := reports.Figure{Name: "containers", Title: "Sojourn times in typed slots and in fungible containers",
-		Caption: fmt.Sprintf("Seed %d on the paper's 100 nodes: empirical CDF of job sojourn times, FIFO and HFSP as 4 + 2 slots "+
-			"and as NodeManagers of 15 GiB and 8 vcores (containers), with YARN's Fair and Capacity schedulers in containers.", x.Env.Seed)}
+	fig := reports.Figure{Name: "containers", Title: "Sojourn times in typed slots and in fungible containers", Columns: 2,
+		Caption: fmt.Sprintf("Seed %d on the paper's 100 nodes: empirical CDF of job sojourn times. Left, FIFO and HFSP on 4 + 2 slots; "+
+			"right, the same policies and YARN's Fair and Capacity schedulers on NodeManagers of 15 GiB and 8 vcores (containers). "+
+			"A policy has one colour and pattern in every panel.", x.Env.Seed)}
 	for _, prof := range profiles {
-		p := reports.Panel{Title: strings.ToUpper(prof[:2]) + prof[2:], XLabel: "sojourn time (s)", YLabel: "fraction of jobs", XLog: true,
-			Y: &reports.Range{Min: 0, Max: 1}}
-		for _, v := range []struct {
-			policy, cluster, label string
+		for _, model := range []struct {
+			name     string
+			cluster  string
+			policies []string
 		}{
-			{"fifo", slotCluster, "FIFO, slots"},
-			{"hfsp", slotCluster, "HFSP, slots"},
-			{"fifo", yarnCluster, "FIFO, containers"},
-			{"hfsp", yarnCluster, "HFSP, containers"},
-			{"yarn-fair", yarnCluster, "YARN Fair"},
-			{"yarn-capacity", yarnCluster, "YARN Capacity"},
+			{"slots", slotCluster, []string{"fifo", "hfsp"}},
+			{"containers", yarnCluster, []string{"fifo", "hfsp", "yarn-fair", "yarn-capacity"}},
 		} {
-			if !slices.Contains(all, v.policy) {
-				continue
+			p := reports.Panel{Title: strings.ToUpper(prof[:2]) + prof[2:] + ", " + model.name, XLabel: "sojourn time (s)", YLabel: "fraction of jobs", XLog: true,
+				Y: &reports.Range{Min: 0, Max: 1}}
+			for _, pol := range model.policies {
+				if !slices.Contains(all, pol) {
+					continue
+				}
+				r, err := x.Env.modelReplay(prof, pol, model.cluster, x.Env.Seed)
+				if err != nil {
+					return reports.Section{}, err
+				}
+				s := ecdfSeries(containerLabel(pol), r.sojourns, 1)
+				s.Policy = pol
+				p.Series = append(p.Series, s)
 			}
-			r, err := x.Env.modelReplay(prof, v.policy, v.cluster, x.Env.Seed)
-			if err != nil {
-				return reports.Section{}, err
-			}
-			p.Series = append(p.Series, ecdfSeries(v.label, r.sojourns, 1))
+			fig.Panels = append(fig.Panels, p)
 		}
-		fig.Panels = append(fig.Panels, p)
 	}
 	return reports.Section{Title: "Typed slots or fungible containers (YARN)",
 		Figures: []reports.Figure{fig},
@@ -451,4 +454,15 @@ func containers(x *Ctx) (reports.Section, error) {
 			"the same policies in both models, and YARN's own in containers. Then a workload of CPU-heavy and memory-heavy jobs under " +
 			"YARN's schedulers with and without dominant resources, and FB2009 on a heterogeneous cluster given by a cluster file.",
 		Tables: []reports.Table{tab, mixedTab, heteroTab}, Claims: claims}, nil
+}
+
+// containerLabel names a policy in the containers figure.
+func containerLabel(policy string) string {
+	switch policy {
+	case "yarn-fair":
+		return "YARN Fair"
+	case "yarn-capacity":
+		return "YARN Capacity"
+	}
+	return label(policy)
 }

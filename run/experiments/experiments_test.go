@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -212,7 +213,7 @@ func TestTablesMatchResultFiles(t *testing.T) {
 }
 
 func TestFig5EverySizeAndPolicy(t *testing.T) {
-	dir, secs := runAll(t)
+	dir, sections := runAll(t)
 	m := readManifest(t, dir, "fig5")
 	if want := len(clusterSizes) * len(comparedPolicies()); len(m.Runs) != want {
 		t.Fatalf("fig5 has %d runs, want %d", len(m.Runs), want)
@@ -222,12 +223,19 @@ func TestFig5EverySizeAndPolicy(t *testing.T) {
 			t.Errorf("run %s replayed on %s nodes, labelled %s", r.Dir, r.Cluster["nodes"], r.Labels["nodes"])
 		}
 	}
-	s := secs["fig5"].Figures[0].Panels[0].Series
+	// The table of --seed's runs matches the result files; the figure
+	// draws the mean over the claims' seeds inside its interval.
+	one := sections["fig5"].Tables[1]
+	s := sections["fig5"].Figures[0].Panels[0].Series
 	for k, pol := range figurePolicies {
+		col := slices.Index(one.Columns, label(pol))
 		for i, n := range clusterSizes {
 			jobs := readJobs(t, dir, "fig5", fmt.Sprintf("nodes-%03d/%s", n, pol))
-			if got, want := s[k].Y[i], analysis.Mean(jobs.Sojourn); got != want {
-				t.Errorf("fig5 %s at %d nodes: plotted %v, result file %v", pol, n, got, want)
+			if got, want := one.Rows[i][col], secs(analysis.Mean(jobs.Sojourn)); got != want {
+				t.Errorf("fig5 %s at %d nodes: table %v, result file %v", pol, n, got, want)
+			}
+			if y := s[k].Y[i]; !(s[k].YLo[i] <= y && y <= s[k].YHi[i]) || s[k].Policy != pol {
+				t.Errorf("fig5 %s at %d nodes: plotted %v outside [%v, %v], or policy %q", pol, n, y, s[k].YLo[i], s[k].YHi[i], s[k].Policy)
 			}
 		}
 	}
