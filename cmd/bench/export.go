@@ -19,17 +19,20 @@ func exportCommand() *cli.Command {
 		Name:      "export",
 		Usage:     "write a trace in another format (csv, swf, sls)",
 		ArgsUsage: "FORMAT TRACE",
-		Description: "Reads TRACE job by job and writes it at --out, atomically, in FORMAT:\n" +
-			"csv: the job table of bench import csv with every column (per-task durations and shuffle\n" +
-			"  bytes as space-separated lists, estimate_s empty for none): every field of the trace but\n" +
-			"  source_line.\n" +
-			"swf: one line per job: processors = maps + reduces, run time = their common duration, or\n" +
-			"  work / tasks when they differ (noted on stderr), requested time = estimate / tasks,\n" +
-			"  requested memory = map memory in KB, user from the pool u<n> (other pools get numbers\n" +
-			"  from 1000000, noted), status 1, unknown fields -1; the header keeps swf.max_procs/max_nodes.\n" +
-			"sls: one job object per line: job.start.ms = submit, one container per task from the\n" +
-			"  submit time for its duration (ms; finer times are rounded, noted), container.memory-mb,\n" +
-			"  priority 20 for maps and 10 for reduces, no container.host; bytes and estimates are lost.",
+		Description: "Reads TRACE job by job and writes it at --out, atomically, in FORMAT. " +
+			"A field the format cannot hold is counted in a note on stderr; a value its importer " +
+			"would refuse is an error naming the row, and nothing is written.\n\n" +
+			"csv: the job table of bench import csv with every column (per-task durations and " +
+			"shuffle bytes as space-separated lists, estimate_s empty for none): every field of " +
+			"the trace but source_line.\n\n" +
+			"swf: one line per job: processors = maps + reduces, run time = their common duration, " +
+			"or work / tasks when they differ, requested time = estimate / tasks, requested memory " +
+			"= map memory in KB, user from the pool u<n> (other pools get numbers from 1000000), " +
+			"status 1, unknown fields -1; the header keeps swf.max_procs/max_nodes.\n\n" +
+			"sls: one JSON object per job, a line for the job and one per task: job.start.ms = " +
+			"submit, one container per task from the submit time for its duration (ms; finer " +
+			"times are rounded), container.memory-mb, priority 20 for maps and 10 for reduces, " +
+			"no container.host; bytes and estimates are lost.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "`FILE` to write (written atomically)", Required: true},
 		},

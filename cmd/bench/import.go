@@ -73,7 +73,7 @@ func importCommand() *cli.Command {
 		Name:      "import",
 		Usage:     "turn a csv, swf, sls, alibaba2018 or swim workload into a trace",
 		ArgsUsage: "FORMAT FILE",
-		Description: "Reads FILE as a stream and writes the trace (Arrow IPC, schema version 2) atomically at --out:\n" +
+		Description: "Reads FILE as a stream and writes the trace (Arrow IPC, schema version " + traces.SchemaVersion + ") atomically at --out:\n" +
 			"nothing is left under that name on an error. The trace's import.format and import.source\n" +
 			"parameters name the format and FILE, and each job's source_line column its line in FILE.\n" +
 			"Times and durations must be finite, >= 0 and at most 1e9 s (31.7 years); an error is one\n" +
