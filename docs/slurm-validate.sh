@@ -52,7 +52,10 @@ CPUS=16
 # queue order for backfilling, whole jobs at once. Slurm starts jobs at
 # its passes, about half a second after the event on average in these
 # runs: decisions on a 0.5 s tick, with 0.1 s heartbeats so that a
-# decision launches at once.
+# decision launches at once. A job that cannot start now is reserved
+# where Slurm's select plugin puts it (will-run-window 30: at the end of
+# the last running job of the 30 s window of ends after which it fits,
+# windows aligned on the wall clock), not at the earliest time it fits.
 EASY_OPTIONS=(--easy.job-share 1 --easy.backfill-order fcfs --easy.reservations 1
 	--easy.node-granular --easy.end-at-shadow refuse --easy.decision-interval 0.5)
 
@@ -129,7 +132,9 @@ say "Slurm ran the workload in $makespan s (first submission at $t0, $((t0 - zer
 # --- 5. The same workload replayed --------------------------------------
 "$SLURMREF" swf -plan "$DIR/plan.txt" -slurm "$DIR/slurm.txt" -t0 "$t0" -cpus "$CPUS" > "$DIR/workload.swf"
 "$BENCH" import swf "$DIR/workload.swf" --out "$DIR/workload.arrow" > /dev/null
-opts=("${EASY_OPTIONS[@]}")
+# Slurm's will-run test aligns its windows of running-job ends on the
+# wall clock: the replay needs the wall-clock second of time 0.
+opts=("${EASY_OPTIONS[@]}" --easy.will-run-window 30 --easy.window-epoch "$t0")
 say "bench replay --scheduler easy ${opts[*]}"
 "$BENCH" replay --trace "$DIR/workload.arrow" --nodes 1 --nodes-per-rack 1 --map-slots "$CPUS" --reduce-slots 1 \
 	--heartbeat 0.1 --scheduler easy "${opts[@]}" --out "$DIR/replay" --format csv --tasks=false --occupancy=false > /dev/null

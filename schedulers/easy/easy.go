@@ -119,7 +119,13 @@ type easyOptions struct {
 	nodeGranular bool
 	refuse       bool
 	interval     replay.Time
-	profiled     bool // plan even with EASY's settings (tests)
+	// window > 0: a reservation starts where Slurm's will-run test puts
+	// it (plan.go, willRun): running jobs released in batches of
+	// windows aligned on the wall clock, epoch being the wall-clock
+	// second of time 0.
+	window   int64
+	epoch    int64
+	profiled bool // plan even with EASY's settings (tests)
 }
 
 type easyJob struct {
@@ -155,6 +161,8 @@ var easyOptionList = []policy.Option{
 	{Name: "reservations", Default: "1", Usage: "queued jobs, in queue order, that hold a reservation: 1 = EASY (the head only); N = the first N that cannot start now; all = conservative backfilling (Slurm's default, bf_job_part_count_reserve=0); the jobs after them start only if they delay no reservation"},
 	{Name: "node-granular", Default: "false", Usage: "a reservation holds every slot of the whole nodes it needs, as Slurm's backfill node_space does (on one node: all of it), while running jobs hold only their slots; false: slots"},
 	{Name: "end-at-shadow", Default: "allow", Usage: "a job whose estimated end is exactly a reservation's start: allow (EASY: it ends by the shadow time) or refuse (Slurm's backfill.c: node_space[j].begin_time <= end_time)"},
+	{Name: "will-run-window", Default: "0", Usage: "seconds: a reservation starts where Slurm's select plugin's will-run test puts it, at the end of the last running job of the batch of ends (windows of this many seconds on the wall clock, doubling) after which the job fits (Slurm: 30); 0 = at the earliest time it fits"},
+	{Name: "window-epoch", Default: "0", Usage: "wall-clock second (Unix time) of the trace's time 0, on which will-run-window's windows are aligned"},
 	{Name: "decision-interval", Default: "0", Usage: "seconds between scheduling passes: 0 = at every instant with arrivals or job ends; d > 0 = at multiples of d, each deciding the arrivals and ends before it (Slurm's bf_interval, sched_interval)"},
 }
 
@@ -193,6 +201,8 @@ func New(s *policy.Settings) (*Easy, error) {
 	o.nodeGranular = s.Bool("node-granular")
 	o.refuse = s.OneOf("end-at-shadow", "allow", "refuse") == "refuse"
 	interval := s.Float("decision-interval")
+	o.window = int64(s.Int("will-run-window"))
+	o.epoch = int64(s.Uint64("window-epoch") % (1 << 62))
 	if err := s.Err(); err != nil {
 		return nil, err
 	}
@@ -205,6 +215,8 @@ func New(s *policy.Settings) (*Easy, error) {
 		return nil, fmt.Errorf("%s.update-interval: %v; want seconds >= 0", s.Policy, o.update)
 	case o.delay < 0 && o.delay != -1 || math.IsNaN(o.delay) || math.IsInf(o.delay, 0):
 		return nil, fmt.Errorf("%s.locality-delay: %v; want -1 (auto), 0 (off) or seconds", s.Policy, o.delay)
+	case o.window < 0:
+		return nil, fmt.Errorf("%s.will-run-window: %d; want 0 (off) or seconds", s.Policy, o.window)
 	case o.reservations < 1:
 		return nil, fmt.Errorf("%s.reservations: %d; want 1 or more, or all", s.Policy, o.reservations)
 	case !(interval >= 0) || replay.Seconds(interval) <= 0 && interval != 0:
@@ -449,7 +461,7 @@ func (e *Easy) pass(v *replay.View) {
 	if len(e.queue) == 0 {
 		return
 	}
-	if e.o.reservations != 1 || e.o.nodeGranular || e.o.refuse || e.o.profiled {
+	if e.o.reservations != 1 || e.o.nodeGranular || e.o.refuse || e.o.window > 0 || e.o.profiled {
 		e.plan(now, free, capacity)
 		return
 	}

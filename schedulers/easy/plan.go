@@ -153,6 +153,9 @@ func (e *Easy) plan(now replay.Time, free, capacity [2]int) {
 			continue
 		}
 		at := p.earliest(w, run, closed)
+		if at != replay.Never && e.o.window > 0 {
+			at = e.willRun(now, w, capacity)
+		}
 		if at == replay.Never {
 			continue // it never fits: no reservation (and none counted)
 		}
@@ -186,4 +189,55 @@ func (e *Easy) plan(now replay.Time, free, capacity [2]int) {
 		}
 	}
 	e.cands = cands
+}
+
+// willRun is when Slurm's will-run test starts a job of widths w that
+// does not fit now (src/plugins/select/cons_common/job_test.c,
+// _will_run_test, 22.05): it takes the running jobs by expected end
+// (their time limits), releases them in batches, and after each batch
+// tests the job; the start is the end of the batch's last job
+// ("job_ptr->start_time = last_job_ptr->end_time"), not the earliest
+// time it fits. The first batch ends at the first multiple of the
+// window (30 s) on the wall clock after the first end ("delta =
+// tmp_job_ptr->end_time % time_window; end_time =
+// tmp_job_ptr->end_time + (time_window - delta)") plus a window, each
+// next one a doubled window later ("time_window *= 2"); a batch takes
+// the jobs up to "next_job_ptr->end_time > (end_time + time_window)".
+// Slurm's times are whole seconds: ends are compared as the wall-clock
+// seconds they fall in. Never if the job never fits.
+func (e *Easy) willRun(now replay.Time, w, capacity [2]int) replay.Time {
+	run := e.cands[:0:0]
+	free := capacity
+	for _, j := range e.admitted {
+		run = append(run, j)
+		free[0] -= e.jobs[j].width[0]
+		free[1] -= e.jobs[j].width[1]
+	}
+	slices.SortStableFunc(run, e.compareExpected)
+	sec := func(j int32) int64 { // the wall-clock second of j's expected end
+		return e.o.epoch + int64(e.expectedEnd(j)/replay.Second)
+	}
+	window := e.o.window
+	var barrier int64
+	if len(run) > 0 {
+		barrier = sec(run[0]) + window - sec(run[0])%window
+	}
+	for i := 0; i < len(run); {
+		var last int32
+		for {
+			last = run[i]
+			free[0] += e.jobs[last].width[0]
+			free[1] += e.jobs[last].width[1]
+			i++
+			if i == len(run) || sec(run[i]) > barrier+window {
+				break
+			}
+		}
+		for window *= 2; i < len(run) && sec(run[i]) > barrier+window; window *= 2 {
+		}
+		if free[0] >= w[0] && free[1] >= w[1] {
+			return max(e.expectedEnd(last), now+1)
+		}
+	}
+	return replay.Never
 }

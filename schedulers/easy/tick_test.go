@@ -1,0 +1,99 @@
+package easy
+
+import (
+	"strconv"
+	"testing"
+
+	"sojourn/replay"
+	"sojourn/replay/replaytest"
+	"sojourn/traces"
+)
+
+// TestDecisionTickThenHeartbeat: a job admitted at a decision tick
+// launches at the node's first heartbeat at or after that tick. One node
+// of 16 map slots, heartbeats every 2 s at 0, 2, 4, … (phase 0, no
+// out-of-band heartbeats), decision-interval 0.5.
+//
+//	A: width 16, 3 s, submitted at 1: decided at the tick 1.5, launched
+//	   at the heartbeat 2, ends at 5.
+//	B: width 16, 2 s, submitted at 1.2: queued behind A at 1.5; A's end
+//	   at 5 is decided at the tick 5.5, so B launches at the heartbeat
+//	   6 (ends 8).
+//	C: width 8, 1 s, submitted at 8.3: decided at 8.5, launches at 10.
+//
+// Every wait is a tick then a heartbeat, never a later coincidence of
+// the two.
+func TestDecisionTickThenHeartbeat(t *testing.T) {
+	jobs := []traces.Job{
+		swfJob(1, 16, 3, 3), swfJob(1.2, 16, 2, 2), swfJob(8.3, 8, 1, 1),
+	}
+	for _, c := range []struct {
+		d, hb float64
+		want  []float64
+	}{
+		{0.5, 2, []float64{2, 6, 10}},
+		// Heartbeats every 0.1 s: launches at the tick itself.
+		// A ends at 4.5, decided at the tick 5.
+		{0.5, 0.1, []float64{1.5, 5, 8.5}},
+		// No tick: at the first heartbeat after each change.
+		{0, 2, []float64{2, 6, 10}},
+		// Ticks of 0.75 s (1.5, 5.25, 8.25 is before 8.3 so 9): with 2 s
+		// heartbeats 2, 6, 10.
+		{0.75, 2, []float64{2, 6, 10}},
+		// Ticks of 1 s: 2, 6 (A ends at 5, tick 6), 9: heartbeats 2, 6, 10.
+		{1, 2, []float64{2, 6, 10}},
+		// Heartbeats every 0.1 s, ticks of 1 s: 2, 6, 9.
+		{1, 0.1, []float64{2, 6, 9}},
+	} {
+		cfg := replay.Config{Nodes: 1, NodesPerRack: 1, MapSlots: 16, ReduceSlots: 1, Heartbeat: c.hb}
+		opts := map[string]string{"job-share": "1", "backfill-order": "fcfs", "node-granular": "true",
+			"end-at-shadow": "refuse", "decision-interval": ftoa(c.d)}
+		r := replaytest.Run(t, replaytest.TraceOf(t, jobs...), replaytest.Build(t, Policy.Build, opts), cfg)
+		var got []float64
+		for _, j := range r.Jobs {
+			got = append(got, j.FirstLaunch.Sec())
+		}
+		checkStarts(t, "heartbeat "+ftoa(c.hb)+", decision-interval "+ftoa(c.d), got, c.want)
+	}
+}
+
+func ftoa(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// TestWillRunWindow: the head's reservation where Slurm's will-run test
+// puts it (src/plugins/select/cons_common/job_test.c, _will_run_test,
+// 22.05): running jobs released in batches by expected end, "delta =
+// tmp_job_ptr->end_time % time_window; end_time = tmp_job_ptr->end_time
+// + (time_window - delta)" for the first, the batch up to
+// "next_job_ptr->end_time > (end_time + time_window)", and the start
+// "job_ptr->start_time = last_job_ptr->end_time". One node of 16 slots:
+//
+//	A: width 8, runs 30 s, requested 40 s, at 0 (expected end 40)
+//	B: width 6, runs 30 s, requested 100 s, at 0 (expected end 100)
+//	H: width 8, runs 5 s, requested 10 s, at 1 (2 slots free: waits)
+//	X: width 2, runs 3 s, requested 45 s, at 2 (would end at 47)
+//
+// H fits once A ends: at 40 at the earliest. With time 0 on a whole 30 s
+// of the wall clock, the first window ends at 60 and the batch takes the
+// ends up to 60 + 30: only A, so H is reserved at 40, and X, ending at
+// 47 past it (the whole node is reserved), waits until H starts when A
+// and B end at 30; X then fits beside it (30). With time 0 at 20 s past
+// a whole 30 s, A's end is at 0 mod 30: the window ends at 70 and the
+// batch takes the ends up to 100, A and B: H is reserved at B's end,
+// 100, and X, ending at 47, is backfilled at 2. Without the window H is
+// reserved at 40, as with the aligned clock.
+func TestWillRunWindow(t *testing.T) {
+	jobs := []traces.Job{swfJob(0, 8, 30, 40), swfJob(0, 6, 30, 100), swfJob(1, 8, 5, 10), swfJob(2, 2, 3, 45)}
+	for _, c := range []struct {
+		window, epoch string
+		want          []float64
+	}{
+		{"0", "0", []float64{0, 0, 30, 30}},
+		{"30", "1800000000", []float64{0, 0, 30, 30}},
+		{"30", "1800000020", []float64{0, 0, 30, 2}},
+	} {
+		opts := map[string]string{"backfill-order": "fcfs", "node-granular": "true", "end-at-shadow": "refuse",
+			"will-run-window": c.window, "window-epoch": c.epoch}
+		start, _ := runRigid(t, opts, jobs...)
+		checkStarts(t, "will-run-window "+c.window+", epoch "+c.epoch, start, c.want)
+	}
+}
