@@ -137,6 +137,17 @@ var clusterParams = map[string]clusterParam{
 	"max-am-share":          floatParam(func(c *replay.Config) *float64 { return &c.MaxAMShare }),
 }
 
+// fileOptions are the policy options whose value is a file's path: in a
+// sweep file it is relative to the sweep file, as traces and cluster files
+// are, not to the working directory. (An external policy's command line
+// runs in the working directory, as bench replay --exec's does.)
+var fileOptions = map[string]bool{
+	"fair.pools":           true,
+	"capacity.queues":      true,
+	"yarn-capacity.queues": true,
+	"yarn-fair.queues":     true,
+}
+
 // ParameterNames lists the cluster parameters a sweep may set.
 func ParameterNames() []string { return sortedKeys(clusterParams) }
 
@@ -246,6 +257,9 @@ func newCell(dir string, i int, w *Workload, pol string, external map[string]str
 	apply := func(k, v string) {
 		if owner, opt, isOpt := strings.Cut(k, "."); isOpt {
 			if owner == pol {
+				if fileOptions[c.Policy+"."+opt] && v != "" {
+					v = inDir(dir, v)
+				}
 				c.Options[opt] = v
 			}
 			return

@@ -49,7 +49,8 @@ type Spec struct {
 	Seeds Seeds `json:"seeds,omitempty"`
 
 	// dir is the sweep file's directory, which relative paths in it
-	// (traces, cluster files) are relative to.
+	// (traces, cluster files, policies' pools and queues files) are
+	// relative to.
 	dir string
 }
 
