@@ -18,6 +18,7 @@ import (
 type Plan struct {
 	Spec  *Spec
 	Dir   string // the sweep file's directory: trace files are relative to it
+	Path  string // the sweep file; "" for a sweep built in memory (NewPlan)
 	Cells []*run.Cell
 }
 
