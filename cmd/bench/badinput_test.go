@@ -232,4 +232,21 @@ func TestBadClusters(t *testing.T) {
 			t.Fatalf("%v: a failed run left %s", c.args, out)
 		}
 	}
+	// versus, before any replay: on a trace, naming the flag as replay
+	// does; on a generated workload, naming the cell.
+	versus := []string{"versus", "--baseline", "fifo", "--candidate", "fair", "--seeds", "1-2", "--out", out}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--trace", trace, "--cluster", filepath.Join(dir, "nored.txt")}, "--cluster " + filepath.Join(dir, "nored.txt") + ": no node has a reduce slot; job 0 (row 0) of " + trace + " has"},
+		{[]string{"--trace", trace, "--cluster", filepath.Join(dir, "nomap.txt")}, "nomap.txt: no node has a map slot"},
+		{[]string{"--workload", "fb2009", "--cluster", filepath.Join(dir, "nored.txt")}, "cell 0 (fb2009 fifo seed=1): cluster " + filepath.Join(dir, "nored.txt") + ": no node has a reduce slot; job "},
+		{[]string{"--workload", "fb2010", "--cluster", filepath.Join(dir, "nomap.txt")}, "cell 0 (fb2010 fifo seed=1): cluster " + filepath.Join(dir, "nomap.txt") + ": no node has a map slot"},
+	} {
+		wantOneLine(t, append(versus, c.args...), c.want)
+		if _, err := os.Stat(out); err == nil {
+			t.Fatalf("versus %v: a refused run left %s", c.args, out)
+		}
+	}
 }

@@ -56,6 +56,11 @@ func TestBadInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	nored := filepath.Join(dir, "nored.txt")
+	if err := os.WriteFile(nored, []byte("nodes count=3 map-slots=2 reduce-slots=0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
 	inspect := []string{"inspect", "{in}"}
 	replayTrace := []string{"replay", "--trace", "{in}", "--out", "{out}"}
 	config := []string{"replay", "--trace", trace, "--scheduler", "fair", "--config", "{in}", "--out", "{out}"}
@@ -124,6 +129,10 @@ func TestBadInputs(t *testing.T) {
 		{"negative", "s.json", `{"name": "x", "workloads": [{"name": "a", "profile": "fb2009", "jobs": -3}], "policies": ["fifo"]}`, sweep, []string{"s.json", "must be >= 0"}},
 		{"overflow", "s.json", `{"name": "x", ` + w + `, "policies": ["fifo"], "parameters": {"nodes": [2147483648]}}`, sweep, []string{"s.json: parameters.nodes[0]: 2147483648; want an integer from 1 to 1000000"}},
 		{"directory", "s.json", "<dir>", sweep, []string{"is a directory"}},
+		{"overflow", "s.json", `{"name": "x", ` + w + `, "policies": ["fifo", "fair"], "seeds": {"from": 1, "to": 600000}}`, sweep, []string{"s.json: 1200000 cells; want at most 1000000"}},
+		{"overflow", "s.json", `{"name": "x", ` + w + `, "policies": ["fifo"], "seeds": {"from": 5, "to": 5000000}}`, sweep, []string{"s.json: seeds: 5 to 5000000 is more than 1000000 seeds"}},
+		{"impossible", "s.json", `{"name": "x", "workloads": [{"name": "a", "trace": "` + trace + `"}], "policies": ["fifo"], "fixed": {"cluster": "` + nored + `"}}`, sweep,
+			[]string{"s.json: cell 0 (a fifo seed=1): cluster " + nored + ": no node has a reduce slot; job 0 (row 0) of " + trace + " has"}},
 		// Summaries, by compare.
 		{"empty", "summary.json", "", compare, []string{"summary.json"}},
 		{"garbage", "summary.json", "{]", compare, []string{"summary.json"}},

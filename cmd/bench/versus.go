@@ -196,8 +196,16 @@ func runVersus(c *cli.Context) error {
 			s.Profiles = append(s.Profiles, w)
 		}
 	}
-	if _, err := clusterConfig(c); err != nil { // the ranges, naming the flag
+	cluster, err := clusterConfig(c) // the ranges, naming the flag
+	if err != nil {
 		return err
+	}
+	// A cluster file without slots for a trace's task kinds, before any
+	// replay (a generated workload's are checked as the sweep starts).
+	for _, tr := range s.Traces {
+		if err := checkTaskKinds(cluster, c.String("cluster"), tr); err != nil {
+			return err
+		}
 	}
 	for _, f := range clusterFlags() {
 		if n := f.Names()[0]; n != "seed" && c.IsSet(n) {

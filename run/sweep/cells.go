@@ -18,6 +18,7 @@ import (
 type Plan struct {
 	Spec  *Spec
 	Dir   string // the sweep file's directory: trace files are relative to it
+	Path  string // the sweep file; "" for a sweep built in memory (NewPlan)
 	Cells []*run.Cell
 }
 
@@ -137,6 +138,17 @@ var clusterParams = map[string]clusterParam{
 	"max-am-share":          floatParam(func(c *replay.Config) *float64 { return &c.MaxAMShare }),
 }
 
+// fileOptions are the policy options whose value is a file's path: in a
+// sweep file it is relative to the sweep file, as traces and cluster files
+// are, not to the working directory. (An external policy's command line
+// runs in the working directory, as bench replay --exec's does.)
+var fileOptions = map[string]bool{
+	"fair.pools":           true,
+	"capacity.queues":      true,
+	"yarn-capacity.queues": true,
+	"yarn-fair.queues":     true,
+}
+
 // ParameterNames lists the cluster parameters a sweep may set.
 func ParameterNames() []string { return sortedKeys(clusterParams) }
 
@@ -246,6 +258,9 @@ func newCell(dir string, i int, w *Workload, pol string, external map[string]str
 	apply := func(k, v string) {
 		if owner, opt, isOpt := strings.Cut(k, "."); isOpt {
 			if owner == pol {
+				if fileOptions[c.Policy+"."+opt] && v != "" {
+					v = inDir(dir, v)
+				}
 				c.Options[opt] = v
 			}
 			return

@@ -52,6 +52,9 @@ func (r *Runner) Run(ctx context.Context, p *Plan) (Report, error) {
 	if _, err := results.ParseFormat(r.Output.Format); err != nil || r.Output.Format == "" {
 		return rep, fmt.Errorf("sweep: output format %q: want arrow, parquet or csv", r.Output.Format)
 	}
+	if err := r.checkTaskKinds(p); err != nil {
+		return rep, err
+	}
 	if err := r.claim(p); err != nil {
 		return rep, err
 	}

@@ -49,7 +49,8 @@ type Spec struct {
 	Seeds Seeds `json:"seeds,omitempty"`
 
 	// dir is the sweep file's directory, which relative paths in it
-	// (traces, cluster files) are relative to.
+	// (traces, cluster files, policies' pools and queues files) are
+	// relative to.
 	dir string
 }
 
@@ -111,8 +112,11 @@ func (s *Seeds) UnmarshalJSON(b []byte) error {
 		if err := d.Decode(&r); err != nil {
 			return fmt.Errorf("seeds: want {\"from\": first, \"to\": last}: %v", err)
 		}
-		if r.From == nil || r.To == nil || *r.To < *r.From || *r.To-*r.From >= maxCells {
+		if r.From == nil || r.To == nil || *r.To < *r.From {
 			return errors.New("seeds: want {\"from\": first, \"to\": last} with first <= last")
+		}
+		if *r.To-*r.From >= maxCells {
+			return fmt.Errorf("seeds: %d to %d is more than %d seeds, the most cells a sweep may have", *r.From, *r.To, maxCells)
 		}
 		*s = nil
 		for x := *r.From; ; x++ {
@@ -407,6 +411,7 @@ func Load(path string) (*Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	p.Path = path
 	return p, nil
 }
 

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"sojourn/schedulers"
 )
 
 // TestBadSweepFiles: each mistake gives one line naming the file and the
@@ -229,5 +231,82 @@ func TestClusterPathRelativeToSweepFile(t *testing.T) {
 	}
 	if got := len(p.Cells[0].Cluster.Cluster); got != 7 {
 		t.Errorf("%d nodes; want the 7 of %s", got, filepath.Join(dir, "c.txt"))
+	}
+}
+
+// TestPolicyFilesRelativeToSweepFile: a policy option naming a file (a
+// pools or queues file) in a sweep file is found beside the sweep file,
+// whatever the working directory; a file of the same name in the working
+// directory is not the one taken; an absolute path stays as it is.
+func TestPolicyFilesRelativeToSweepFile(t *testing.T) {
+	files := map[string]string{ // option: a valid file for it
+		"fair.pools":           "a fair 2 0 0\n",
+		"capacity.queues":      "root.a.capacity = 100\n",
+		"yarn-capacity.queues": "root.a.capacity = 100\n",
+		"yarn-fair.queues":     "a weight=2\n",
+	}
+	for _, opt := range sortedKeys(files) {
+		text := files[opt]
+		pol, name, _ := strings.Cut(opt, ".")
+		root := t.TempDir()
+		dir := filepath.Join(root, "sub")
+		cwd := filepath.Join(root, "cwd")
+		for _, d := range []string{dir, cwd} {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		t.Chdir(cwd)
+		spec := `{"name": "x", "workloads": [{"name": "a", "profile": "fb2009", "jobs": 3}], "policies": ["` + pol + `"], "fixed": {"` + opt + `": "f.txt"}}`
+		path := writeFile(t, dir, "s.json", spec)
+
+		// Only in the working directory: refused, naming the sweep's.
+		writeFile(t, cwd, "f.txt", text)
+		if _, err := Load(path); err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "f.txt")) {
+			t.Errorf("%s: f.txt only in the working directory: error %v; want one naming %s", opt, err, filepath.Join(dir, "f.txt"))
+		}
+
+		// Beside the sweep file: that one, found from another directory.
+		writeFile(t, dir, "f.txt", text)
+		p, err := Load(path)
+		if err != nil {
+			t.Fatalf("%s: %v", opt, err)
+		}
+		if got, want := p.Cells[0].Options[name], filepath.Join(dir, "f.txt"); got != want {
+			t.Errorf("%s: option %q; want %q", opt, got, want)
+		}
+
+		// Absolute: unchanged.
+		abs := filepath.Join(cwd, "f.txt")
+		writeFile(t, dir, "s.json", strings.Replace(spec, `"f.txt"`, strconv.Quote(abs), 1))
+		if p, err = Load(path); err != nil {
+			t.Fatalf("%s: %v", opt, err)
+		}
+		if got := p.Cells[0].Options[name]; got != abs {
+			t.Errorf("%s: absolute path became %q; want %q", opt, got, abs)
+		}
+	}
+}
+
+// TestFileOptionsListed: every policy option whose usage starts by naming
+// a file is in fileOptions, so that a new one is not resolved from the
+// working directory in sweep files; and every entry is a real option.
+func TestFileOptionsListed(t *testing.T) {
+	names := map[string]bool{}
+	for _, p := range schedulers.Policies() {
+		for _, o := range p.Options {
+			k := p.Name + "." + o.Name
+			names[k] = true
+			head, _, _ := strings.Cut(o.Usage, ":")
+			head, _, _ = strings.Cut(head, "(")
+			if strings.Contains(head, "file") && !fileOptions[k] {
+				t.Errorf("%s: usage %q names a file; add it to fileOptions", k, o.Usage)
+			}
+		}
+	}
+	for k := range fileOptions {
+		if !names[k] {
+			t.Errorf("fileOptions: %s is no policy's option", k)
+		}
 	}
 }
