@@ -2,6 +2,8 @@ package schedulers
 
 import (
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"sojourn/replay"
@@ -167,6 +169,52 @@ func TestRandomContainerClusters(t *testing.T) {
 			if kills > 5*tasks {
 				t.Errorf("seed %d, %s %v: %d kills for %d tasks", seed, v.name, v.opts, kills, tasks)
 			}
+		}
+	}
+}
+
+// TestCapacityQueuesDoNotStall: yarn-capacity with two queues and
+// preemption on the random clusters of TestRandomContainerClusters, one
+// user per pool and one per job. Without per-queue AM limits,
+// ApplicationMasters filled queue a's user limit and no task could ever
+// run there (no progress on seeds 9, 14, 15 and 16 of this set-up);
+// LeafQueue.activateApplications admits an AM only while the queue's and
+// the user's AMs fit their AM limits, which leaves room for tasks.
+func TestCapacityQueuesDoNotStall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about 3 s")
+	}
+	base := replaytest.Profile(t, "fb2009")
+	queues := filepath.Join(t.TempDir(), "queues.txt")
+	if err := os.WriteFile(queues, []byte("root.a.capacity = 30\nroot.a.maximum-capacity = 100\nroot.default.capacity = 70\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for seed := uint64(1); seed <= 20; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		var cluster []replay.NodeSpec
+		rack := int32(0)
+		for i := range 3 + rng.IntN(20) {
+			if i > 0 && rng.IntN(4) == 0 {
+				rack++
+			}
+			cluster = append(cluster, replay.NodeSpec{Rack: rack, MemoryMB: int64(3+rng.IntN(8)) * 1024,
+				Vcores: int64(1 + rng.IntN(4)), Speed: 0.5 + rng.Float64()})
+		}
+		tr := &traces.Trace{Params: base.Params, Jobs: append([]traces.Job(nil), base.Jobs[:40]...)}
+		for i := range tr.Jobs {
+			j := &tr.Jobs[i]
+			j.MapMemoryBytes, j.ReduceMemoryBytes = int64(rng.IntN(4))<<30, int64(rng.IntN(4))<<30
+			j.MapCores, j.ReduceCores = float64(rng.IntN(3)), float64(rng.IntN(3))
+			if i%3 == 0 {
+				j.Pool = "a"
+			}
+		}
+		for _, opts := range []map[string]string{
+			{"preemption": "true", "queues": queues},
+			{"preemption": "true", "queues": queues, "user-by": "job"},
+		} {
+			cfg := replay.Config{Model: replay.ContainerModel, Seed: seed, Cluster: cluster, MaxAMShare: 0.3}
+			replaytest.Run(t, tr, build(t, "yarn-capacity", opts), cfg)
 		}
 	}
 }
