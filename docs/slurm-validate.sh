@@ -56,8 +56,12 @@ CPUS=16
 # where Slurm's select plugin puts it (will-run-window 30: at the end of
 # the last running job of the 30 s window of ends after which it fits,
 # windows aligned on the wall clock), not at the earliest time it fits.
+# A job's end also runs Slurm's main scheduler at once (main-scheduler):
+# the jobs at the head of the queue that fit start then, up to the first
+# that does not; backfilling waits for the next pass.
 EASY_OPTIONS=(--easy.job-share 1 --easy.backfill-order fcfs --easy.reservations 1
-	--easy.node-granular --easy.end-at-shadow refuse --easy.decision-interval 0.5)
+	--easy.node-granular --easy.end-at-shadow refuse --easy.decision-interval 0.5
+	--easy.main-scheduler)
 
 WHO=slurm-validate
 PORT_VAR=SLURM_VALIDATE_PORT

@@ -75,6 +75,8 @@ type Easy struct {
 	// changedAt.
 	changed   bool
 	changedAt replay.Time
+	// ended: a job ended since the last pass (main-scheduler).
+	ended bool
 	// The backfilling variants' pass (plan.go): its profile, the slots of
 	// the largest node per kind, and a count of passes that marks jobs.
 	profile easyProfile
@@ -123,8 +125,11 @@ type easyOptions struct {
 	// it (plan.go, willRun): running jobs released in batches of
 	// windows aligned on the wall clock, epoch being the wall-clock
 	// second of time 0.
-	window   int64
-	epoch    int64
+	window int64
+	epoch  int64
+	// main: at a job end, start jobs from the head of the queue at once,
+	// before the next pass (Slurm's main scheduler).
+	main     bool
 	profiled bool // plan even with EASY's settings (tests)
 }
 
@@ -164,6 +169,7 @@ var easyOptionList = []policy.Option{
 	{Name: "will-run-window", Default: "0", Usage: "seconds: a reservation starts where Slurm's select plugin's will-run test puts it, at the end of the last running job of the batch of ends (windows of this many seconds on the wall clock, doubling) after which the job fits (Slurm: 30); 0 = at the earliest time it fits"},
 	{Name: "window-epoch", Default: "0", Usage: "wall-clock second (Unix time) of the trace's time 0, on which will-run-window's windows are aligned"},
 	{Name: "decision-interval", Default: "0", Usage: "seconds between scheduling passes: 0 = at every instant with arrivals or job ends; d > 0 = at multiples of d, each deciding the arrivals and ends before it (Slurm's bf_interval, sched_interval)"},
+	{Name: "main-scheduler", Default: "false", Usage: "at the instant of a job end, start queued jobs from the head in queue order while they fit, stopping at the first that does not, without waiting for the next pass (Slurm's main scheduler, job_scheduler.c schedule(), run when a job's epilog completes); backfilling stays on the passes"},
 }
 
 // Name is the policy's name in the registry and on the command line.
@@ -203,6 +209,7 @@ func New(s *policy.Settings) (*Easy, error) {
 	interval := s.Float("decision-interval")
 	o.window = int64(s.Int("will-run-window"))
 	o.epoch = int64(s.Uint64("window-epoch") % (1 << 62))
+	o.main = s.Bool("main-scheduler")
 	if err := s.Err(); err != nil {
 		return nil, err
 	}
@@ -344,6 +351,7 @@ func (e *Easy) OnEvent(ev replay.Event, v *replay.View) {
 			e.dequeue(ev.Job)
 		}
 		jb.admitted = false
+		e.ended = true
 		e.change(v)
 	case replay.ReducesEligible, replay.TaskFinished, replay.TaskKilled, replay.TaskLost, replay.NodeFailed, replay.NodeRecovered:
 		e.sharesDirty = true
@@ -370,9 +378,21 @@ func (e *Easy) change(v *replay.View) {
 // ("if ((wait_time < backfill_interval) || ... !_more_work(
 // last_backfill_time))"), and a job that ends on a whole second is seen
 // by the tick after it.
+//
+// With main-scheduler, a job end also starts, at once, the jobs at the
+// head of the queue that fit (head); the pass still follows on the tick.
 func (e *Easy) Decide(v *replay.View) replay.Time {
 	if !e.changed {
 		return replay.Never
+	}
+	if e.o.main && e.ended {
+		e.ended = false
+		e.v = v
+		e.integrate(v)
+		capacity := [2]int{v.Slots(replay.Map), v.Slots(replay.Reduce)}
+		free := [2]int{capacity[0] - e.reserved[0], capacity[1] - e.reserved[1]}
+		e.head(v.Now(), &free, capacity)
+		e.snapshot(v)
 	}
 	if d := e.o.interval; d > 0 {
 		if due := (e.changedAt/d + 1) * d; v.Now() < due {
@@ -380,7 +400,7 @@ func (e *Easy) Decide(v *replay.View) replay.Time {
 		}
 	}
 	e.v = v
-	e.changed = false
+	e.changed, e.ended = false, false
 	e.integrate(v)
 	e.pass(v)
 	e.snapshot(v)
@@ -450,14 +470,25 @@ func (e *Easy) admit(j int32, now replay.Time, free *[2]int) {
 	e.sharesDirty = true
 }
 
+// head admits the jobs at the head of the queue while they fit, in queue
+// order, and stops at the first that does not. It is the start of every pass, and with main-scheduler
+// also Slurm's main scheduler at a job end (job_scheduler.c, schedule():
+// a job that does not fit, "error_code == ESLURM_NODES_BUSY", sets
+// "fail_by_part = true", which puts its partition in failed_parts, and
+// every later job of a failed partition is skipped,
+// "_failed_partition(job_ptr->part_ptr, failed_parts, ...)").
+func (e *Easy) head(now replay.Time, free *[2]int, capacity [2]int) {
+	for len(e.queue) > 0 && e.fits(e.queue[0], *free, capacity) {
+		e.admit(e.queue[0], now, free)
+	}
+}
+
 // pass is one EASY scheduling pass over the queue.
 func (e *Easy) pass(v *replay.View) {
 	now := v.Now()
 	capacity := [2]int{v.Slots(replay.Map), v.Slots(replay.Reduce)}
 	free := [2]int{capacity[0] - e.reserved[0], capacity[1] - e.reserved[1]}
-	for len(e.queue) > 0 && e.fits(e.queue[0], free, capacity) {
-		e.admit(e.queue[0], now, &free)
-	}
+	e.head(now, &free, capacity)
 	if len(e.queue) == 0 {
 		return
 	}
