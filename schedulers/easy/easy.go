@@ -121,6 +121,7 @@ type easyOptions struct {
 	nodeGranular bool
 	refuse       bool
 	interval     replay.Time
+	phase        replay.Time // the passes' offset from the multiples of interval
 	// window > 0: a reservation starts where Slurm's will-run test puts
 	// it (plan.go, willRun): running jobs released in batches of
 	// windows aligned on the wall clock, epoch being the wall-clock
@@ -169,6 +170,7 @@ var easyOptionList = []policy.Option{
 	{Name: "will-run-window", Default: "0", Usage: "seconds: a reservation starts where Slurm's select plugin's will-run test puts it, at the end of the last running job of the batch of ends (windows of this many seconds on the wall clock, doubling) after which the job fits (Slurm: 30); 0 = at the earliest time it fits"},
 	{Name: "window-epoch", Default: "0", Usage: "wall-clock second (Unix time) of the trace's time 0, on which will-run-window's windows are aligned"},
 	{Name: "decision-interval", Default: "0", Usage: "seconds between scheduling passes: 0 = at every instant with arrivals or job ends; d > 0 = at multiples of d, each deciding the arrivals and ends before it (Slurm's bf_interval, sched_interval)"},
+	{Name: "decision-phase", Default: "0", Usage: "seconds after each multiple of decision-interval at which the passes run, in [0, decision-interval): Slurm's backfill passes fall at a fixed fraction of the second, read from slurmctld's log"},
 	{Name: "main-scheduler", Default: "false", Usage: "at the instant of a job end, start queued jobs from the head in queue order while they fit, stopping at the first that does not, without waiting for the next pass (Slurm's main scheduler, job_scheduler.c schedule(), run when a job's epilog completes); backfilling stays on the passes"},
 }
 
@@ -207,6 +209,7 @@ func New(s *policy.Settings) (*Easy, error) {
 	o.nodeGranular = s.Bool("node-granular")
 	o.refuse = s.OneOf("end-at-shadow", "allow", "refuse") == "refuse"
 	interval := s.Float("decision-interval")
+	phase := s.Float("decision-phase")
 	o.window = int64(s.Int("will-run-window"))
 	o.epoch = int64(s.Uint64("window-epoch") % (1 << 62))
 	o.main = s.Bool("main-scheduler")
@@ -228,8 +231,11 @@ func New(s *policy.Settings) (*Easy, error) {
 		return nil, fmt.Errorf("%s.reservations: %d; want 1 or more, or all", s.Policy, o.reservations)
 	case !(interval >= 0) || replay.Seconds(interval) <= 0 && interval != 0:
 		return nil, fmt.Errorf("%s.decision-interval: %v; want 0 or seconds (at least a microsecond)", s.Policy, interval)
+	case !(phase >= 0) || phase != 0 && !(phase < interval):
+		return nil, fmt.Errorf("%s.decision-phase: %v; want seconds in [0, decision-interval)", s.Policy, phase)
 	}
 	o.interval = replay.Seconds(interval)
+	o.phase = replay.Seconds(phase)
 	o.sjf = order == "sjf"
 	return &Easy{o: o, pools: map[string]int{}}, nil
 }
@@ -373,8 +379,8 @@ func (e *Easy) change(v *replay.View) {
 // arrival and job end of the instant has been told, so that jobs ending
 // together release their slots together, as in EASY, where a job end is
 // one event whatever its processors. With decision-interval d the pass
-// waits for the first multiple of d after the first change since the
-// last pass: Slurm's backfill_agent passes at most every bf_interval
+// waits for the first multiple of d (plus decision-phase) after the
+// first change since the last pass: Slurm's backfill_agent passes at most every bf_interval
 // ("if ((wait_time < backfill_interval) || ... !_more_work(
 // last_backfill_time))"), and a job that ends on a whole second is seen
 // by the tick after it.
@@ -395,7 +401,11 @@ func (e *Easy) Decide(v *replay.View) replay.Time {
 		e.snapshot(v)
 	}
 	if d := e.o.interval; d > 0 {
-		if due := (e.changedAt/d + 1) * d; v.Now() < due {
+		due := e.o.phase // the first pass, for a change before it
+		if q := e.changedAt - e.o.phase; q >= 0 {
+			due += (q/d + 1) * d
+		}
+		if v.Now() < due {
 			return due
 		}
 	}
