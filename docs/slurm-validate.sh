@@ -49,15 +49,24 @@ CPUS=16
 # easy in Slurm's settings: the job at the head reserves the whole node
 # (node-granular, as backfill.c's _add_reservation), a backfilled job may
 # not end exactly at the reservation's start (end-at-shadow refuse),
-# queue order for backfilling, whole jobs at once. Slurm starts jobs at
-# its passes, about half a second after the event on average in these
-# runs: decisions on a 0.5 s tick, with 0.1 s heartbeats so that a
-# decision launches at once. A job that cannot start now is reserved
+# queue order for backfilling, whole jobs at once. Slurm's backfill
+# passes every second (bf_interval=1) at a fixed fraction of the second;
+# a job it starts sleeps from some tens of ms after the pass, so it ends
+# just after a pass, seen by the next one. The replay: passes every
+# second (decision-interval 1) 0.04 s before the 0.1 s heartbeats
+# (decision-phase 0.06), so a job launches 0.04 s after its pass and ends
+# just after a pass too. Which fraction of the second does not matter
+# (the arrivals are whole seconds): any phase 0.04 s short of a heartbeat
+# gives the same starts. A job that cannot start now is reserved
 # where Slurm's select plugin puts it (will-run-window 30: at the end of
 # the last running job of the 30 s window of ends after which it fits,
 # windows aligned on the wall clock), not at the earliest time it fits.
+# A job's end also runs Slurm's main scheduler at once (main-scheduler):
+# the jobs at the head of the queue that fit start then, up to the first
+# that does not; backfilling waits for the next pass.
 EASY_OPTIONS=(--easy.job-share 1 --easy.backfill-order fcfs --easy.reservations 1
-	--easy.node-granular --easy.end-at-shadow refuse --easy.decision-interval 0.5)
+	--easy.node-granular --easy.end-at-shadow refuse --easy.decision-interval 1
+	--easy.decision-phase 0.06 --easy.main-scheduler)
 
 WHO=slurm-validate
 PORT_VAR=SLURM_VALIDATE_PORT

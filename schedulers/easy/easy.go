@@ -75,6 +75,8 @@ type Easy struct {
 	// changedAt.
 	changed   bool
 	changedAt replay.Time
+	// ended: a job ended since the last pass (main-scheduler).
+	ended bool
 	// The backfilling variants' pass (plan.go): its profile, the slots of
 	// the largest node per kind, and a count of passes that marks jobs.
 	profile easyProfile
@@ -119,12 +121,16 @@ type easyOptions struct {
 	nodeGranular bool
 	refuse       bool
 	interval     replay.Time
+	phase        replay.Time // the passes' offset from the multiples of interval
 	// window > 0: a reservation starts where Slurm's will-run test puts
 	// it (plan.go, willRun): running jobs released in batches of
 	// windows aligned on the wall clock, epoch being the wall-clock
 	// second of time 0.
-	window   int64
-	epoch    int64
+	window int64
+	epoch  int64
+	// main: at a job end, start jobs from the head of the queue at once,
+	// before the next pass (Slurm's main scheduler).
+	main     bool
 	profiled bool // plan even with EASY's settings (tests)
 }
 
@@ -164,6 +170,8 @@ var easyOptionList = []policy.Option{
 	{Name: "will-run-window", Default: "0", Usage: "seconds: a reservation starts where Slurm's select plugin's will-run test puts it, at the end of the last running job of the batch of ends (windows of this many seconds on the wall clock, doubling) after which the job fits (Slurm: 30); 0 = at the earliest time it fits"},
 	{Name: "window-epoch", Default: "0", Usage: "wall-clock second (Unix time) of the trace's time 0, on which will-run-window's windows are aligned"},
 	{Name: "decision-interval", Default: "0", Usage: "seconds between scheduling passes: 0 = at every instant with arrivals or job ends; d > 0 = at multiples of d, each deciding the arrivals and ends before it (Slurm's bf_interval, sched_interval)"},
+	{Name: "decision-phase", Default: "0", Usage: "seconds after each multiple of decision-interval at which the passes run, in [0, decision-interval): Slurm's backfill passes fall at a fixed fraction of the second, read from slurmctld's log"},
+	{Name: "main-scheduler", Default: "false", Usage: "at the instant of a job end, start queued jobs from the head in queue order while they fit, stopping at the first that does not, without waiting for the next pass (Slurm's main scheduler, job_scheduler.c schedule(), run when a job's epilog completes); backfilling stays on the passes"},
 }
 
 // Name is the policy's name in the registry and on the command line.
@@ -201,8 +209,10 @@ func New(s *policy.Settings) (*Easy, error) {
 	o.nodeGranular = s.Bool("node-granular")
 	o.refuse = s.OneOf("end-at-shadow", "allow", "refuse") == "refuse"
 	interval := s.Float("decision-interval")
+	phase := s.Float("decision-phase")
 	o.window = int64(s.Int("will-run-window"))
 	o.epoch = int64(s.Uint64("window-epoch") % (1 << 62))
+	o.main = s.Bool("main-scheduler")
 	if err := s.Err(); err != nil {
 		return nil, err
 	}
@@ -221,8 +231,11 @@ func New(s *policy.Settings) (*Easy, error) {
 		return nil, fmt.Errorf("%s.reservations: %d; want 1 or more, or all", s.Policy, o.reservations)
 	case !(interval >= 0) || replay.Seconds(interval) <= 0 && interval != 0:
 		return nil, fmt.Errorf("%s.decision-interval: %v; want 0 or seconds (at least a microsecond)", s.Policy, interval)
+	case !(phase >= 0) || phase != 0 && !(phase < interval):
+		return nil, fmt.Errorf("%s.decision-phase: %v; want seconds in [0, decision-interval)", s.Policy, phase)
 	}
 	o.interval = replay.Seconds(interval)
+	o.phase = replay.Seconds(phase)
 	o.sjf = order == "sjf"
 	return &Easy{o: o, pools: map[string]int{}}, nil
 }
@@ -344,6 +357,7 @@ func (e *Easy) OnEvent(ev replay.Event, v *replay.View) {
 			e.dequeue(ev.Job)
 		}
 		jb.admitted = false
+		e.ended = true
 		e.change(v)
 	case replay.ReducesEligible, replay.TaskFinished, replay.TaskKilled, replay.TaskLost, replay.NodeFailed, replay.NodeRecovered:
 		e.sharesDirty = true
@@ -365,22 +379,38 @@ func (e *Easy) change(v *replay.View) {
 // arrival and job end of the instant has been told, so that jobs ending
 // together release their slots together, as in EASY, where a job end is
 // one event whatever its processors. With decision-interval d the pass
-// waits for the first multiple of d after the first change since the
-// last pass: Slurm's backfill_agent passes at most every bf_interval
+// waits for the first multiple of d (plus decision-phase) after the
+// first change since the last pass: Slurm's backfill_agent passes at most every bf_interval
 // ("if ((wait_time < backfill_interval) || ... !_more_work(
 // last_backfill_time))"), and a job that ends on a whole second is seen
 // by the tick after it.
+//
+// With main-scheduler, a job end also starts, at once, the jobs at the
+// head of the queue that fit (head); the pass still follows on the tick.
 func (e *Easy) Decide(v *replay.View) replay.Time {
 	if !e.changed {
 		return replay.Never
 	}
+	if e.o.main && e.ended {
+		e.ended = false
+		e.v = v
+		e.integrate(v)
+		capacity := [2]int{v.Slots(replay.Map), v.Slots(replay.Reduce)}
+		free := [2]int{capacity[0] - e.reserved[0], capacity[1] - e.reserved[1]}
+		e.head(v.Now(), &free, capacity)
+		e.snapshot(v)
+	}
 	if d := e.o.interval; d > 0 {
-		if due := (e.changedAt/d + 1) * d; v.Now() < due {
+		due := e.o.phase // the first pass, for a change before it
+		if q := e.changedAt - e.o.phase; q >= 0 {
+			due += (q/d + 1) * d
+		}
+		if v.Now() < due {
 			return due
 		}
 	}
 	e.v = v
-	e.changed = false
+	e.changed, e.ended = false, false
 	e.integrate(v)
 	e.pass(v)
 	e.snapshot(v)
@@ -450,14 +480,25 @@ func (e *Easy) admit(j int32, now replay.Time, free *[2]int) {
 	e.sharesDirty = true
 }
 
+// head admits the jobs at the head of the queue while they fit, in queue
+// order, and stops at the first that does not. It is the start of every pass, and with main-scheduler
+// also Slurm's main scheduler at a job end (job_scheduler.c, schedule():
+// a job that does not fit, "error_code == ESLURM_NODES_BUSY", sets
+// "fail_by_part = true", which puts its partition in failed_parts, and
+// every later job of a failed partition is skipped,
+// "_failed_partition(job_ptr->part_ptr, failed_parts, ...)").
+func (e *Easy) head(now replay.Time, free *[2]int, capacity [2]int) {
+	for len(e.queue) > 0 && e.fits(e.queue[0], *free, capacity) {
+		e.admit(e.queue[0], now, free)
+	}
+}
+
 // pass is one EASY scheduling pass over the queue.
 func (e *Easy) pass(v *replay.View) {
 	now := v.Now()
 	capacity := [2]int{v.Slots(replay.Map), v.Slots(replay.Reduce)}
 	free := [2]int{capacity[0] - e.reserved[0], capacity[1] - e.reserved[1]}
-	for len(e.queue) > 0 && e.fits(e.queue[0], free, capacity) {
-		e.admit(e.queue[0], now, &free)
-	}
+	e.head(now, &free, capacity)
 	if len(e.queue) == 0 {
 		return
 	}

@@ -77,7 +77,7 @@ func TestEasyEstimateError(t *testing.T) {
 func TestEasyOptions(t *testing.T) {
 	for opt, val := range map[string]string{"job-share": "0", "backfill-order": "random", "alpha": "1",
 		"error-seed": "-1", "update-interval": "-1", "locality-delay": "-2",
-		"will-run-window": "-30", "window-epoch": "-1"} {
+		"will-run-window": "-30", "window-epoch": "-1", "decision-phase": "0.5"} {
 		if _, err := Policy.Build(map[string]string{opt: val}); err == nil || !strings.Contains(err.Error(), "easy."+opt) {
 			t.Errorf("%s = %s: error %v, want one naming easy.%s", opt, val, err, opt)
 		}

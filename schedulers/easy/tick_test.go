@@ -97,3 +97,52 @@ func TestWillRunWindow(t *testing.T) {
 		checkStarts(t, "will-run-window "+c.window+", epoch "+c.epoch, start, c.want)
 	}
 }
+
+// TestMainScheduler: main-scheduler starts, at the instant of a job end,
+// the jobs at the head of the queue while they fit and stops at the
+// first that does not, as Slurm's main scheduler does when a job's
+// epilog completes (src/slurmctld/proc_req.c, 22.05,
+// _slurm_rpc_epilog_complete: "schedule(false)"). In schedule()
+// (src/slurmctld/job_scheduler.c, _schedule) the queue is walked in
+// priority order; a job that does not fit, "if (error_code ==
+// ESLURM_NODES_BUSY) { ... fail_by_part = true;", puts its partition in
+// failed_parts, "failed_parts[failed_part_cnt++] = job_ptr->part_ptr;",
+// and every later job of that partition is passed over, "else if
+// (_failed_partition(job_ptr->part_ptr, failed_parts, failed_part_cnt))
+// { ... continue;": no backfilling there. One node of 16 slots,
+// decision-interval 1, heartbeats every 0.1 s, fcfs, node-granular:
+//
+//	A: width 16, runs 5 s, requested 5 s, at 0
+//	B: width 8, runs 4 s, requested 10 s, at 0.2
+//	C: width 12, runs 3 s, requested 3 s, at 0.3
+//	D: width 4, runs 2 s, requested 2 s, at 0.4
+//
+// The arrivals wait for the tick at 1 (an arrival is no job end): A
+// starts at 1 and ends at 6. Without the main scheduler the tick at 7
+// starts B, the head, gives C the reservation at B's requested end 17
+// and backfills D (ends 9); B ends at 11 and C starts at the tick 12.
+// With it, A's end at 6 starts B at once; C does not fit in the 8 slots
+// left, so the walk stops there and D, which would fit, waits for the
+// tick at 7 (reservation at 16, D ends at 9: backfilled). D's end at 9
+// frees 4 slots, not enough for C (12 > 8): nothing starts; B's end at
+// 10 starts C at once.
+func TestMainScheduler(t *testing.T) {
+	jobs := []traces.Job{swfJob(0, 16, 5, 5), swfJob(0.2, 8, 4, 10), swfJob(0.3, 12, 3, 3), swfJob(0.4, 4, 2, 2)}
+	for _, c := range []struct {
+		main string
+		want []float64
+	}{
+		{"false", []float64{1, 7, 12, 7}},
+		{"true", []float64{1, 6, 10, 7}},
+	} {
+		cfg := replay.Config{Nodes: 1, NodesPerRack: 1, MapSlots: 16, ReduceSlots: 1, Heartbeat: 0.1}
+		opts := map[string]string{"job-share": "1", "backfill-order": "fcfs", "node-granular": "true",
+			"end-at-shadow": "refuse", "decision-interval": "1", "main-scheduler": c.main}
+		r := replaytest.Run(t, replaytest.TraceOf(t, jobs...), replaytest.Build(t, Policy.Build, opts), cfg)
+		var got []float64
+		for _, j := range r.Jobs {
+			got = append(got, j.FirstLaunch.Sec())
+		}
+		checkStarts(t, "main-scheduler "+c.main, got, c.want)
+	}
+}

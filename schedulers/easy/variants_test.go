@@ -163,6 +163,15 @@ func TestDecisionInterval(t *testing.T) {
 		start, _ := runRigid(t, map[string]string{"decision-interval": c.d}, jobs...)
 		checkStarts(t, "decision-interval="+c.d, start, c.want)
 	}
+	// decision-phase 0.6: passes at 0.6, 1.6, …, as Slurm's fall at a
+	// fixed fraction of the second; heartbeats every 0.1 s launch at the
+	// pass. The arrivals at 0 are decided at 0.6 (0.6–10.6); the end at
+	// 10.6, on a pass's instant, is a change at 10.6, decided by the next
+	// pass, 11.6.
+	cfg := replay.Config{Nodes: 1, NodesPerRack: 1, MapSlots: 16, ReduceSlots: 1, Heartbeat: 0.1}
+	opts := map[string]string{"decision-interval": "1", "decision-phase": "0.6"}
+	r := replaytest.Run(t, replaytest.TraceOf(t, jobs...), replaytest.Build(t, Policy.Build, opts), cfg)
+	checkStarts(t, "decision-interval=1, decision-phase=0.6", []float64{r.Jobs[0].FirstLaunch.Sec(), r.Jobs[1].FirstLaunch.Sec()}, []float64{0.6, 11.6})
 }
 
 // TestPlanMatchesEASY: with one reservation, slots and ends allowed at
