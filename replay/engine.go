@@ -166,7 +166,8 @@ type Engine struct {
 	endsAt   Time
 
 	// recycled per-job arrays
-	taskSlabs  slabs[task]
+	chunkSlabs slabs[*taskChunk]
+	freeChunks []*taskChunk
 	int32Slabs slabs[int32]
 	bitSlabs   slabs[uint64]
 }

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"sojourn/traces"
@@ -24,16 +25,32 @@ func (s *eagerRecords) OnEvent(ev Event, v *View) {
 	e := v.e
 	if s.eager && ev.Kind == JobArrived {
 		j := &e.jobs[ev.Job]
-		e.tasksOf(j, Map)
+		for k := Map; k <= Reduce; k++ {
+			for t := range j.count(k) {
+				e.recFor(j, k, t)
+			}
+		}
 		v.Job(ev.Job).Replicas()
 	}
 	if !s.eager {
 		for i := range e.jobs {
 			j := &e.jobs[i]
-			if !j.arrived || j.done || j.launchedOnce {
+			if !j.arrived || j.done {
 				continue
 			}
-			if j.maps != nil {
+			// A chunk of records is made for a launch: each holds a task
+			// that has launched.
+			for k := Map; k <= Reduce; k++ {
+				for ci, c := range j.recs[k] {
+					if c != nil && !slices.ContainsFunc(c[:], func(t task) bool { return t.attempts > 0 }) {
+						s.t.Fatalf("job %d has a chunk of %s records (%d) none of which launched", i, k, ci)
+					}
+				}
+			}
+			if j.launchedOnce {
+				continue
+			}
+			if j.recs[Map] != nil || j.recs[Reduce] != nil {
 				s.t.Fatalf("job %d has task records before its first launch", i)
 			}
 			s.waitingBare++
