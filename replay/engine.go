@@ -168,6 +168,7 @@ type Engine struct {
 	// recycled per-job arrays
 	chunkSlabs slabs[*taskChunk]
 	freeChunks []*taskChunk
+	idleJobs   []idleJob // jobs that may let go of their placement (noteIdle)
 	int32Slabs slabs[int32]
 	bitSlabs   slabs[uint64]
 }

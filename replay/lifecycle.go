@@ -33,6 +33,7 @@ func (e *Engine) taskEnd(ev event) {
 	e.notify(Event{Kind: TaskFinished, Job: t.Job, Task: t, Node: ni})
 	if t.Kind == Map {
 		e.mapFinished(t.Job, j)
+		e.noteIdle(t.Job, j)
 	}
 	if j.finished[Map] == j.nmaps && j.finished[Reduce] == j.nrd {
 		e.jobFinished(t.Job, j)

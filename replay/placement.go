@@ -82,13 +82,55 @@ func (e *Engine) release(j *job) {
 		j.recs[k] = nil
 	}
 	e.bitSlabs.put(j.pendingMaps)
+	j.pendingMaps = nil
+	e.unplace(j)
+	j.repend = [2][]int32{}
+}
+
+// idlePlacement is how long a job keeps its placement while none of its
+// maps runs and some wait: a backlog's jobs then hold none, whether a
+// policy ran samples of them or not, while a job served a map at a time
+// keeps its own rather than make it again and again.
+const idlePlacement = 3600 * Second
+
+// noteIdle records, after a map of job ji ended, that the job holds a
+// placement and no running map while some wait, and lets go of the
+// placements of the jobs idle since idlePlacement ago and ever since.
+func (e *Engine) noteIdle(ji int32, j *job) {
+	if j.running[Map] == 0 && j.suspended[Map] == 0 && j.pending[Map] > 0 && j.replicas != nil {
+		j.idleAt = e.now
+		e.idleJobs = append(e.idleJobs, idleJob{ji, e.now})
+	}
+	for len(e.idleJobs) > 0 && e.idleJobs[0].at+idlePlacement <= e.now {
+		x := e.idleJobs[0]
+		e.idleJobs = e.idleJobs[1:]
+		if k := &e.jobs[x.job]; !k.done && k.idleAt == x.at && k.running[Map] == 0 && k.suspended[Map] == 0 {
+			e.unplace(k)
+		}
+	}
+	if len(e.idleJobs) == 0 {
+		e.idleJobs = e.idleJobs[:0:0] // let the drained array go
+	}
+}
+
+// idleJob is a job that had no map running from time at on.
+type idleJob struct {
+	job int32
+	at  Time
+}
+
+// unplace lets go of job j's block placement and locality indexes, as it
+// finishes or after it waited idle (noteIdle). placed makes them again, the same: the draws depend only on the
+// seed and the job's index, and an index made afresh gives the first
+// pending map of a row as the old one did (the maps pending again that
+// the old one's cursor had passed are in repend, which PendingMap asks
+// first, and a row holds only maps as local as the row's place).
+func (e *Engine) unplace(j *job) {
 	e.int32Slabs.put(j.replicas)
 	if j.index != nil {
 		e.int32Slabs.put(j.index.buf)
 	}
-	j.pendingMaps = nil
 	j.replicas, j.index = nil, nil
-	j.repend = [2][]int32{}
 }
 
 // mapWork is map t's run time at reference speed on local data.

@@ -81,6 +81,7 @@ type job struct {
 	// the container model.
 	amNode  int32
 	amStart Time
+	idleAt  Time // when its maps last stopped running while some waited
 
 	kills, suspensions, lost int32
 	locality                 [3]int32 // finished maps by locality level (none for a job without input)
