@@ -242,14 +242,17 @@ bench-exec: build
 		echo "$$row"; \
 	done
 
-# The speed regression check (in .ci/run): fifo-minimal, fifo and hfsp
-# replay fb2010 (seed 1, 100 nodes); each one's instructions, counted by
+# The speed regression check (in .ci/run): fifo-minimal, fifo, hfsp,
+# fair and yarn-fair with DRF (containers, same heartbeat) replay fb2010
+# (seed 1, 100 nodes), and fifo and hfsp an overloaded cluster (fb2010's
+# first 300 jobs on 3 nodes); each one's instructions, counted by
 # valgrind's callgrind, over the floor's (replay.Floor on the same tasks)
 # must stay within 10% of its ratio in results/baseline/perf.json, which
-# make perf-baseline rewrites after a deliberate change. Counts, unlike
-# times, repeat on a shared machine. The test binary is built with -c:
-# go test's own build has no symbol table, which callgrind needs to find
-# the measured call. About 40 s.
+# make perf-baseline rewrites after a deliberate change. It also prints
+# hfsp / fifo overloaded and yarn-fair / fair. Counts, unlike times,
+# repeat on a shared machine. The test binary is built with -c: go test's
+# own build has no symbol table, which callgrind needs to find the
+# measured call. About 2.5 minutes.
 PERF_TEST = $(abspath $(OUT))/perf/run.test
 .PHONY: perf-check perf-baseline
 perf-check:
