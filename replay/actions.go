@@ -60,11 +60,10 @@ func (h *Heartbeat) lookup(t TaskRef) (*job, *task, error) {
 		return nil, nil, h.invalid(t, "no such job has arrived")
 	}
 	j := &h.e.jobs[t.Job]
-	ts := h.e.tasksOf(j, t.Kind)
-	if t.Kind > Reduce || t.Index < 0 || int(t.Index) >= len(ts) {
+	if t.Kind > Reduce || t.Index < 0 || t.Index >= j.count(t.Kind) || j.done && j.recs[t.Kind] == nil {
 		return nil, nil, h.invalid(t, "no such task")
 	}
-	return j, &ts[t.Index], nil
+	return j, h.e.recFor(j, t.Kind, t.Index), nil
 }
 
 // Launch starts pending task t on the node.
@@ -224,7 +223,7 @@ func (e *Engine) swapOutFor(ni int32, k TaskKind, mem int64) Time {
 			continue
 		}
 		j := &e.jobs[s.Job]
-		st := &j.tasks(k)[s.Index]
+		st := j.rec(k, s.Index)
 		have := j.tj.ReduceMemoryBytes
 		if k == Map {
 			have = j.tj.MapMemoryBytes
@@ -374,7 +373,7 @@ func removeTask(list []TaskRef, t TaskRef, ni int32) []TaskRef {
 	return list[:last]
 }
 
-func (e *Engine) taskOf(t TaskRef) *task { return &e.jobs[t.Job].tasks(t.Kind)[t.Index] }
+func (e *Engine) taskOf(t TaskRef) *task { return e.jobs[t.Job].rec(t.Kind, t.Index) }
 
 // occupy changes the busy slots of node ni by d for task t, keeping the
 // running list, the free count and the busy-time integral.

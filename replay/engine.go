@@ -170,7 +170,9 @@ type Engine struct {
 	endsAt   Time
 
 	// recycled per-job arrays
-	taskSlabs  slabs[task]
+	chunkSlabs slabs[*taskChunk]
+	freeChunks []*taskChunk
+	idleJobs   []idleJob // jobs that may let go of their placement (noteIdle)
 	int32Slabs slabs[int32]
 	bitSlabs   slabs[uint64]
 }

@@ -17,13 +17,17 @@ func (e *Engine) checkJob(ji int32, j *job) {
 				ji, j.pending[k], j.running[k], j.suspended[k], k)
 			return
 		}
-		ts := j.tasks(k)
-		if int(j.finished[k]) != len(ts) {
-			e.violate("job %d finished with %d of %d %ss completed", ji, j.finished[k], len(ts), k)
+		n := j.count(k)
+		if j.finished[k] != n {
+			e.violate("job %d finished with %d of %d %ss completed", ji, j.finished[k], n, k)
 			return
 		}
-		for i := range ts {
-			t := &ts[i]
+		for i := range n {
+			if j.recs[k] == nil || j.recs[k][i>>chunkBits] == nil {
+				e.violate("job %d finished but its %s %d never launched", ji, k, i)
+				return
+			}
+			t := j.rec(k, i)
 			switch {
 			case t.state != done:
 				e.violate("job %d finished but its %s %d is not done", ji, k, i)

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"sojourn/traces"
@@ -24,16 +25,32 @@ func (s *eagerRecords) OnEvent(ev Event, v *View) {
 	e := v.e
 	if s.eager && ev.Kind == JobArrived {
 		j := &e.jobs[ev.Job]
-		e.tasksOf(j, Map)
+		for k := Map; k <= Reduce; k++ {
+			for t := range j.count(k) {
+				e.recFor(j, k, t)
+			}
+		}
 		v.Job(ev.Job).Replicas()
 	}
 	if !s.eager {
 		for i := range e.jobs {
 			j := &e.jobs[i]
-			if !j.arrived || j.done || j.launchedOnce {
+			if !j.arrived || j.done {
 				continue
 			}
-			if j.maps != nil {
+			// A chunk of records is made for a launch: each holds a task
+			// that has launched.
+			for k := Map; k <= Reduce; k++ {
+				for ci, c := range j.recs[k] {
+					if c != nil && !slices.ContainsFunc(c[:], func(t task) bool { return t.attempts > 0 }) {
+						s.t.Fatalf("job %d has a chunk of %s records (%d) none of which launched", i, k, ci)
+					}
+				}
+			}
+			if j.launchedOnce {
+				continue
+			}
+			if j.recs[Map] != nil || j.recs[Reduce] != nil {
 				s.t.Fatalf("job %d has task records before its first launch", i)
 			}
 			s.waitingBare++
@@ -78,5 +95,49 @@ func TestRecordsMadeWhenNeeded(t *testing.T) {
 			!reflect.DeepEqual(a.Occupancy, b.Occupancy) || a.Stats != b.Stats {
 			t.Fatalf("seed %d: records made when needed and on arrival give different replays", cfg.Seed)
 		}
+	}
+}
+
+// placementWatch records, at every event, whether job 0 holds its block
+// placement, and checks that it is always the one first made.
+type placementWatch struct {
+	Scheduler
+	t     *testing.T
+	held  []bool
+	first []int32
+}
+
+func (s *placementWatch) OnEvent(ev Event, v *View) {
+	r := v.e.jobs[0].replicas
+	s.held = append(s.held, r != nil)
+	if r != nil && s.first == nil {
+		s.first = slices.Clone(r)
+	} else if r != nil && !slices.Equal(r, s.first) {
+		s.t.Fatalf("job 0's placement made again differs: %v, first %v", r, s.first)
+	}
+	s.Scheduler.OnEvent(ev, v)
+}
+
+// TestIdlePlacementLetGo: on one node of one map slot, job 0 runs one of
+// its maps and then waits (twice idlePlacement) behind job 1's map of
+// higher priority. Its placement goes at the first map end after it has
+// been idle that long (job 1's), and is made again, the same, for its
+// next map.
+func TestIdlePlacementLetGo(t *testing.T) {
+	long := 2 * idlePlacement.Sec()
+	a := jobSpec(0, []float64{10, 10, 10}, nil, 0, 1<<30)
+	b := jobSpec(5, []float64{long}, nil, 0, 1<<30)
+	b.Priority = 1
+	tr := mkTrace(t, a, b)
+	cfg := Config{Nodes: 1, NodesPerRack: 1, MapSlots: 1, ReduceSlots: 1, Seed: 3}
+	w := &placementWatch{Scheduler: &FIFO{}, t: t}
+	got := mustRun(t, tr, w, cfg)
+	on := slices.Index(w.held, true)
+	off := on + slices.Index(w.held[on+1:], false) + 1
+	if on < 0 || off <= on || !slices.Contains(w.held[off:], true) {
+		t.Fatalf("job 0's placement was not made, let go and made again: %v", w.held)
+	}
+	if fin := got.Jobs[0].Finish.Sec(); fin < long {
+		t.Fatalf("job 0 finished at %g, before job 1's map of %g s: it did not wait", fin, long)
 	}
 }

@@ -7,7 +7,7 @@ func (e *Engine) taskEnd(ev event) {
 	if j.done {
 		return // a stale event of a finished (released) job
 	}
-	tk := &j.tasks(ev.rk())[ev.idx()]
+	tk := j.rec(ev.rk(), ev.idx())
 	if tk.gen != ev.gen() || tk.state != running {
 		return // the attempt was killed, suspended or lost since
 	}
@@ -33,6 +33,7 @@ func (e *Engine) taskEnd(ev event) {
 	e.notify(Event{Kind: TaskFinished, Job: t.Job, Task: t, Node: ni})
 	if t.Kind == Map {
 		e.mapFinished(t.Job, j)
+		e.noteIdle(t.Job, j)
 	}
 	if j.finished[Map] == j.nmaps && j.finished[Reduce] == j.nrd {
 		e.jobFinished(t.Job, j)
@@ -52,17 +53,23 @@ func (e *Engine) mapFinished(ji int32, j *job) {
 		return
 	}
 	j.mapsDone = e.now
-	for i := range j.reduces {
-		tk := &j.reduces[i]
-		if !tk.waiting {
-			continue
+	for ci, c := range j.recs[Reduce] {
+		if c == nil {
+			continue // none of its reduces has launched
 		}
-		tk.waiting = false
-		if tk.state == running {
-			// The shuffle can end no earlier than the swap-in finished
-			// (tk.end), and takes its transfer time after the last map.
-			tk.end = max(e.now, tk.end) + e.atNodeRate(&e.nodes[tk.node()], tk.remaining)
-			e.q.push(newEvent(tk.end, evTaskEnd, ji, int32(i), tk.gen, Reduce))
+		for x := range c {
+			tk := &c[x]
+			if !tk.waiting {
+				continue
+			}
+			i := ci<<chunkBits + x
+			tk.waiting = false
+			if tk.state == running {
+				// The shuffle can end no earlier than the swap-in finished
+				// (tk.end), and takes its transfer time after the last map.
+				tk.end = max(e.now, tk.end) + e.atNodeRate(&e.nodes[tk.node()], tk.remaining)
+				e.q.push(newEvent(tk.end, evTaskEnd, ji, int32(i), tk.gen, Reduce))
+			}
 		}
 	}
 	e.notify(Event{Kind: MapsDone, Job: ji})
@@ -170,7 +177,7 @@ func (e *Engine) nodeRecover(ni int32) {
 // rule of the kind, reduces waiting for maps hold every container while
 // the maps wait for one, and the cluster deadlocks.
 func (e *Engine) maybeEligible(ji int32, j *job) {
-	if j.reducesEligible || len(j.reduces) == 0 || j.finished[Map] < j.slowStartMaps {
+	if j.reducesEligible || j.nrd == 0 || j.finished[Map] < j.slowStartMaps {
 		return
 	}
 	if e.model == ContainerModel && j.pending[Map] > 0 {
@@ -188,7 +195,7 @@ func (e *Engine) touchTasks(evs []event) {
 	var sum int32
 	for i := range evs {
 		if j := &e.jobs[evs[i].job()]; !j.done { // a finished job's tasks are let go
-			tk := &j.tasks(evs[i].rk())[evs[i].idx()]
+			tk := j.rec(evs[i].rk(), evs[i].idx())
 			if ni := tk.node(); ni >= 0 {
 				// The lines of the node's record that a finish updates,
 				// and the tail of its running list.

@@ -13,7 +13,7 @@ const indexedMaps = 16
 
 // prepareJob admits a job: its counters and its bitmap of pending maps.
 // Its task records and block placement wait until something needs them
-// (tasksOf, placed): on an overloaded cluster most jobs wait long before
+// (recFor, placed): on an overloaded cluster most jobs wait long before
 // their first launch, and a replay of 100,000 such jobs would otherwise
 // hold every task of every waiting job in memory. Both are what they would
 // have been at arrival: a task record starts pending, and the placement's
@@ -36,18 +36,26 @@ func (e *Engine) prepareJob(j *job) {
 	}
 }
 
-// tasksOf returns job j's records of tasks of kind k, making every task
-// record of the job the first time (all pending). It is nil for a job not
-// arrived or finished (released).
-func (e *Engine) tasksOf(j *job, k TaskKind) []task {
-	if j.maps == nil && j.arrived && !j.done {
-		// Zeroed records are pending tasks. A fresh array is zeroed by the
-		// runtime without being written, so the pages of tasks that never
-		// launch (a backlog's, past HFSP's samples) take no memory.
-		tasks := e.taskSlabs.getZeroed(int(j.nmaps + j.nrd))
-		j.maps, j.reduces = tasks[:j.nmaps], tasks[j.nmaps:] // maps keeps the slab's capacity
+// recFor returns the record of task t of kind k of an arrived job,
+// making its chunk (zeroed: pending tasks) the first time.
+func (e *Engine) recFor(j *job, k TaskKind, t int32) *task {
+	cs := j.recs[k]
+	if cs == nil {
+		cs = e.chunkSlabs.getZeroed(int(j.count(k)+chunkLen-1) >> chunkBits)
+		j.recs[k] = cs
 	}
-	return j.tasks(k)
+	c := cs[t>>chunkBits]
+	if c == nil {
+		if n := len(e.freeChunks); n > 0 {
+			c = e.freeChunks[n-1]
+			e.freeChunks = e.freeChunks[:n-1]
+			*c = taskChunk{}
+		} else {
+			c = new(taskChunk)
+		}
+		cs[t>>chunkBits] = c
+	}
+	return &c[t&(chunkLen-1)]
 }
 
 // placed returns the replicas of job ji's maps, placing its blocks the
@@ -63,15 +71,66 @@ func (e *Engine) placed(ji int32, j *job) []int32 {
 // release drops a finished job's per-task state, for reuse by later
 // jobs; only its counters and times remain, for the results.
 func (e *Engine) release(j *job) {
-	e.taskSlabs.put(j.maps[:cap(j.maps)])
+	for k := range j.recs {
+		for _, c := range j.recs[k] {
+			if c != nil {
+				e.freeChunks = append(e.freeChunks, c)
+			}
+		}
+		clear(j.recs[k])
+		e.chunkSlabs.put(j.recs[k])
+		j.recs[k] = nil
+	}
 	e.bitSlabs.put(j.pendingMaps)
+	j.pendingMaps = nil
+	e.unplace(j)
+	j.repend = [2][]int32{}
+}
+
+// idlePlacement is how long a job keeps its placement while none of its
+// maps runs and some wait: a backlog's jobs then hold none, whether a
+// policy ran samples of them or not, while a job served a map at a time
+// keeps its own rather than make it again and again.
+const idlePlacement = 3600 * Second
+
+// noteIdle records, after a map of job ji ended, that the job holds a
+// placement and no running map while some wait, and lets go of the
+// placements of the jobs idle since idlePlacement ago and ever since.
+func (e *Engine) noteIdle(ji int32, j *job) {
+	if j.running[Map] == 0 && j.suspended[Map] == 0 && j.pending[Map] > 0 && j.replicas != nil {
+		j.idleAt = e.now
+		e.idleJobs = append(e.idleJobs, idleJob{ji, e.now})
+	}
+	for len(e.idleJobs) > 0 && e.idleJobs[0].at+idlePlacement <= e.now {
+		x := e.idleJobs[0]
+		e.idleJobs = e.idleJobs[1:]
+		if k := &e.jobs[x.job]; !k.done && k.idleAt == x.at && k.running[Map] == 0 && k.suspended[Map] == 0 {
+			e.unplace(k)
+		}
+	}
+	if len(e.idleJobs) == 0 {
+		e.idleJobs = e.idleJobs[:0:0] // let the drained array go
+	}
+}
+
+// idleJob is a job that had no map running from time at on.
+type idleJob struct {
+	job int32
+	at  Time
+}
+
+// unplace lets go of job j's block placement and locality indexes, as it
+// finishes or after it waited idle (noteIdle). placed makes them again, the same: the draws depend only on the
+// seed and the job's index, and an index made afresh gives the first
+// pending map of a row as the old one did (the maps pending again that
+// the old one's cursor had passed are in repend, which PendingMap asks
+// first, and a row holds only maps as local as the row's place).
+func (e *Engine) unplace(j *job) {
 	e.int32Slabs.put(j.replicas)
 	if j.index != nil {
 		e.int32Slabs.put(j.index.buf)
 	}
-	j.maps, j.reduces, j.pendingMaps = nil, nil, nil
 	j.replicas, j.index = nil, nil
-	j.repend = [2][]int32{}
 }
 
 // mapWork is map t's run time at reference speed on local data.

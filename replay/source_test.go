@@ -76,7 +76,7 @@ func TestSourceMatchesTrace(t *testing.T) {
 			t.Fatalf("results from a source differ from the trace's (config %+v)", cfg)
 		}
 		for i := range e.jobs {
-			if e.jobs[i].tj != nil || e.jobs[i].maps != nil {
+			if e.jobs[i].tj != nil || e.jobs[i].recs[Map] != nil || e.jobs[i].recs[Reduce] != nil {
 				t.Fatalf("job %d keeps its trace or tasks after the run", i)
 			}
 		}

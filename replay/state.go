@@ -26,7 +26,7 @@ type task struct {
 	gen      int32    // attempt generation; bumped on every launch, kill, suspend and loss
 	attempts int32    // launches so far
 	// onNode is the node of the current attempt plus one, 0 if none, so
-	// that a zeroed record is a task never launched (see tasksOf).
+	// that a zeroed record is a task never launched (see recFor).
 	onNode   int32
 	segStart Time // start of the current segment
 	// end is the end of the current segment's run if not waiting; once
@@ -62,9 +62,12 @@ type job struct {
 	slowStartMaps int32    // finished maps needed before reduces may launch
 	anyNext       [2]int32 // next task index to look at when picking any pending task
 
-	maps    []task
-	reduces []task
-	tj      *traces.Job // nil before it is read from a Source, and after it finished
+	// recs holds the task records by kind, in chunks of chunkLen made
+	// when one of their tasks first launches (see recFor): a job waiting
+	// in a backlog, or one whose samples alone have run, costs a pointer
+	// per chunk, not a record per task.
+	recs [2][]*taskChunk
+	tj   *traces.Job // nil before it is read from a Source, and after it finished
 	// pendingMaps has bit t set while map t is pending: the locality
 	// lookups test it instead of loading each task.
 	pendingMaps []uint64
@@ -78,6 +81,7 @@ type job struct {
 	// the container model.
 	amNode  int32
 	amStart Time
+	idleAt  Time // when its maps last stopped running while some waited
 
 	kills, suspensions, lost int32
 	locality                 [3]int32 // finished maps by locality level (none for a job without input)
@@ -95,11 +99,33 @@ func (j *job) count(k TaskKind) int32 {
 	return j.nrd
 }
 
-func (j *job) tasks(k TaskKind) []task {
-	if k == Map {
-		return j.maps
+// Task records come in chunks of chunkLen tasks.
+const (
+	chunkBits = 4
+	chunkLen  = 1 << chunkBits
+)
+
+type taskChunk [chunkLen]task
+
+// rec is the record of task t of kind k, which has launched (its chunk
+// is made).
+func (j *job) rec(k TaskKind, t int32) *task {
+	return &j.recs[k][t>>chunkBits][t&(chunkLen-1)]
+}
+
+// peek is task t's record for reading: a shared record of a pending task
+// where its chunk is not made (it never launched), of a done one once the
+// job's records are released.
+func (j *job) peek(k TaskKind, t int32) *task {
+	if cs := j.recs[k]; cs != nil {
+		if c := cs[t>>chunkBits]; c != nil {
+			return &c[t&(chunkLen-1)]
+		}
 	}
-	return j.reduces
+	if j.done {
+		return &releasedTask
+	}
+	return &unlaunchedTask
 }
 
 // node is one TaskTracker.

@@ -72,20 +72,11 @@ func (v *View) Job(j int32) JobView { return JobView{j: &v.e.jobs[j], idx: j, e:
 // its JobFinished event is delivered: from then on their views report Done
 // and nothing else (node -1, zero counts and times).
 func (v *View) Task(t TaskRef) TaskView {
-	j := &v.e.jobs[t.Job]
-	if j.maps == nil {
-		if j.done {
-			return TaskView{t: &releasedTask, ref: t, e: v.e}
-		}
-		// Not yet made (tasksOf): the task has never launched.
-		return TaskView{t: &unlaunchedTask, ref: t, e: v.e}
-	}
-	return TaskView{t: &j.tasks(t.Kind)[t.Index], ref: t, e: v.e}
+	return TaskView{t: v.e.jobs[t.Job].peek(t.Kind, t.Index), ref: t, e: v.e}
 }
 
 // releasedTask stands for every task of a finished job, and unlaunchedTask
-// for every task of a job whose records are not made yet. Views only read
-// them.
+// for every task whose record is not made yet (peek). Only read.
 var (
 	releasedTask   = task{state: done}
 	unlaunchedTask = task{state: pending}
@@ -106,7 +97,7 @@ func (v *View) PendingMap(j int32, n int32, max Locality) (idx int32, loc Locali
 	best, bestLoc := int32(-1), Locality(OffRack+1)
 	rp := jb.repend[Map][:0]
 	for _, t := range jb.repend[Map] {
-		if jb.maps[t].state != pending {
+		if jb.peek(Map, t).state != pending {
 			continue
 		}
 		rp = append(rp, t)
@@ -157,7 +148,7 @@ func (v *View) PendingMap(j int32, n int32, max Locality) (idx int32, loc Locali
 func (v *View) anyPendingMap(jb *job) (int32, Locality, bool) {
 	rp := jb.repend[Map][:0]
 	for _, t := range jb.repend[Map] {
-		if jb.maps[t].state == pending {
+		if jb.peek(Map, t).state == pending {
 			rp = append(rp, t)
 		}
 	}
@@ -180,7 +171,7 @@ func (v *View) PendingReduce(j int32) (idx int32, ok bool) {
 	rp := jb.repend[Reduce]
 	for len(rp) > 0 {
 		t := rp[len(rp)-1]
-		if jb.reduces[t].state == pending {
+		if jb.peek(Reduce, t).state == pending {
 			jb.repend[Reduce] = rp
 			return t, true
 		}
@@ -196,19 +187,17 @@ func (v *View) PendingReduce(j int32) (idx int32, ok bool) {
 // nextPending returns the lowest-index pending task of kind k that was
 // never launched, moving the job's cursor past launched ones.
 func nextPending(j *job, k TaskKind) int32 {
-	ts := j.tasks(k)
-	c := j.anyNext[k]
-	if ts == nil { // no records yet: no task has launched
-		if c < j.count(k) {
-			return c
+	cs, c, n := j.recs[k], j.anyNext[k], j.count(k)
+	for ; c < n; c++ {
+		if cs == nil || cs[c>>chunkBits] == nil {
+			break // a task of a chunk not made has never launched
 		}
-		return -1
-	}
-	for int(c) < len(ts) && (ts[c].state != pending || ts[c].attempts > 0) {
-		c++
+		if t := &cs[c>>chunkBits][c&(chunkLen-1)]; t.state == pending && t.attempts == 0 {
+			break
+		}
 	}
 	j.anyNext[k] = c
-	if int(c) == len(ts) {
+	if c == n {
 		return -1
 	}
 	return c

@@ -33,7 +33,8 @@ func (h *HFSP) taskFinished(t replay.TaskRef, v *replay.View) {
 				h.vc[t.Kind].Remove(int64(t.Job))
 				h.setInVC(t.Job, t.Kind, false)
 			} else {
-				h.zombies[t.Kind] = append(h.zombies[t.Kind], t.Job)
+				hj.zombie[t.Kind] = true
+				h.zombies[t.Kind]++
 				if !h.o.latePS { // only the serve list reads the marks
 					h.unmarked[t.Kind] = append(h.unmarked[t.Kind], t.Job)
 				}

@@ -53,11 +53,14 @@ type HFSP struct {
 	// sampled lists, in arrival order, the jobs in reduce training whose
 	// samples have all launched: checkReduceSamples' candidates.
 	sampled []int32
-	// zombies finished for real but not yet in the virtual cluster;
-	// zombieSeen is the virtual cluster's Completions when they were last
-	// looked at (none of them can finish virtually without one).
-	zombies    [2][]int32
+	// zombies counts the phases finished for real but not yet in the
+	// virtual cluster (hfspJob.zombie); zombieSeen is the virtual
+	// cluster's Completions when its completions were last looked at
+	// (none of them can finish virtually without one), and done a scratch
+	// list of the jobs finished since.
+	zombies    [2]int
 	zombieSeen [2]int
+	done       []int64
 	// unmarked are the zombies not yet marked passive in their virtual
 	// cluster: marked when the serve list starts anew (see serveList).
 	unmarked [2][]int32
@@ -95,6 +98,7 @@ type HFSP struct {
 type hfspJob struct {
 	arrived, realDone [2]bool
 	inVC              [2]bool
+	zombie            [2]bool // done for real, not yet virtually
 	// deferred marks a reduce phase not yet in the virtual cluster: under
 	// reduce-aging=after-maps it enters when the job's maps have finished.
 	deferred bool
@@ -348,26 +352,29 @@ func (h *HFSP) OnEvent(ev replay.Event, v *replay.View) {
 
 func (h *HFSP) advance(now float64) {
 	for k := replay.Map; k <= replay.Reduce; k++ {
-		h.vc[k].Advance(now)
-		if len(h.zombies[k]) == 0 {
+		vc := h.vc[k]
+		vc.Advance(now)
+		c := vc.Completions()
+		if c == h.zombieSeen[k] {
 			continue
 		}
-		if c := h.vc[k].Completions(); c == h.zombieSeen[k] {
+		seen := h.zombieSeen[k]
+		h.zombieSeen[k] = c
+		if h.zombies[k] == 0 {
 			continue
-		} else {
-			h.zombieSeen[k] = c
 		}
-		z := h.zombies[k][:0]
-		for _, j := range h.zombies[k] {
-			if at, _, done := h.vc[k].Finished(int64(j)); done {
-				h.jobs[j].vfinish[k] = at
-				h.vc[k].Remove(int64(j))
+		// The jobs that finished virtually since: the zombies among them leave.
+		h.done = vc.FinishedSince(seen, h.done[:0])
+		for _, id := range h.done {
+			j := int32(id)
+			if hj := &h.jobs[j]; hj.zombie[k] {
+				at, _, _ := vc.Finished(id)
+				hj.vfinish[k], hj.zombie[k] = at, false
+				h.zombies[k]--
+				vc.Remove(id)
 				h.setInVC(j, k, false)
-			} else {
-				z = append(z, j)
 			}
 		}
-		h.zombies[k] = z
 	}
 }
 

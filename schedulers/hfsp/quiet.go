@@ -31,7 +31,7 @@ func (h *HFSP) WantsSlots(k replay.TaskKind, _ *replay.View) bool {
 func (h *HFSP) QuietUntil(v *replay.View) replay.Time {
 	until := h.nextCheck
 	for k := replay.Map; k <= replay.Reduce; k++ {
-		if len(h.zombies[k]) == 0 {
+		if h.zombies[k] == 0 {
 			continue
 		}
 		at, known := h.vc[k].NextCompletion()

@@ -25,9 +25,16 @@ func virtualPS(t *testing.T, jobs []fluid.Job, slots, step float64) []float64 {
 		vc.Add(j.ID, j.Work, j.Cap)
 		vcluster.CheckOrder(t, vc)
 	}
+	for at := vc.NextEvent(); !math.IsInf(at, 1); at = vc.NextEvent() {
+		vc.Advance(min(at, vc.Now()+step))
+		vcluster.CheckOrder(t, vc)
+	}
 	got := make([]float64, len(jobs))
 	for i, j := range jobs {
-		got[i] = vc.ProjectedFinish(j.ID)
+		got[i] = math.Inf(1)
+		if at, _, ok := vc.Finished(j.ID); ok {
+			got[i] = at
+		}
 	}
 	return got
 }

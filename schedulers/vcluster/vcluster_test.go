@@ -36,7 +36,8 @@ func TestVirtualClusterWaterFilling(t *testing.T) {
 			vc.Add(1, 100, 2)
 			vc.Add(2, 100, 20)
 			vc.Add(3, 20, 20)
-			for id, want := range map[int64]float64{3: 5 * k, 2: 15 * k, 1: 50 * k} {
+			// At the current shares: job 2 at level 4 needs 100/4 = 25 s.
+			for id, want := range map[int64]float64{3: 5 * k, 2: 25 * k, 1: 50 * k} {
 				if got := vc.ProjectedFinish(id); !near(got, want) {
 					t.Errorf("ProjectedFinish(%d) = %g, want %g", id, got, want)
 				}
@@ -82,7 +83,8 @@ func TestVirtualClusterPaperFigure2(t *testing.T) {
 	vc.Add(2, 110, 11)
 	vc.Advance(13)
 	vc.Add(3, 70, 7)
-	for id, want := range map[int64][2]float64{1: {370, 39}, 2: {80, 24.5}, 3: {70, 23.5}} {
+	// Projected at the current shares (20/3 slots each): 13 + 3·rem/20.
+	for id, want := range map[int64][2]float64{1: {370, 68.5}, 2: {80, 25}, 3: {70, 23.5}} {
 		if rem, fin := vc.Remaining(id), vc.ProjectedFinish(id); !near(rem, want[0]) || !near(fin, want[1]) {
 			t.Errorf("j%d: remaining %g, projected finish %g; want %g, %g", id, rem, fin, want[0], want[1])
 		}
@@ -90,6 +92,27 @@ func TestVirtualClusterPaperFigure2(t *testing.T) {
 	if got := vc.Order(nil); !slices.Equal(got, []int64{3, 2, 1}) {
 		t.Errorf("Order = %v, want [3 2 1]", got)
 	}
+	// The paper's finish times, as the fluid system ages on.
+	for id, want := range runOut(vc) {
+		if w := map[int64]float64{1: 39, 2: 24.5, 3: 23.5}[id]; !near(want, w) {
+			t.Errorf("j%d finished at %g, want %g", id, want, w)
+		}
+	}
+}
+
+// runOut advances vc through every completion and returns the finish
+// times of the jobs that finish.
+func runOut(vc *Cluster) map[int64]float64 {
+	for at := vc.NextEvent(); !math.IsInf(at, 1); at = vc.NextEvent() {
+		vc.Advance(at)
+	}
+	done := map[int64]float64{}
+	for _, id := range vc.Order(nil) {
+		if at, _, ok := vc.Finished(id); ok {
+			done[id] = at
+		}
+	}
+	return done
 }
 
 func cmpFloat(a, b float64) int {
@@ -123,30 +146,32 @@ func checkOrder(t *testing.T, vc *Cluster) {
 	}
 }
 
-// Projected finish times are invariant along the trajectory (the fluid
-// system is memoryless). Re-projecting from the materialized remaining
-// sizes mid-way must give the same times.
+// The fluid system is memoryless: a change undone mid-way (which
+// materializes the service and rebalances the shares) leaves every finish
+// time where it was.
 func TestVirtualClusterProjectionIsStable(t *testing.T) {
 	r := rand.New(rand.NewPCG(4, 4))
 	for trial := range 100 {
 		s := float64(1 + r.IntN(20))
-		vc := New(s, 1)
+		a, b := New(s, 1), New(s, 1)
 		for id := range int64(1 + r.IntN(30)) {
-			vc.Add(id, r.Float64()*100, float64(r.IntN(6)))
+			w, c := r.Float64()*100, float64(r.IntN(6))
+			a.Add(id, w, c)
+			b.Add(id, w, c)
 		}
-		before := map[int64]float64{}
-		for _, id := range vc.Order(nil) {
-			before[id] = vc.ProjectedFinish(id)
+		b.Advance(r.Float64() * 60)
+		b.SetSlots(s + 1)
+		b.SetSlots(s)
+		checkOrder(t, b)
+		want, got := runOut(a), runOut(b)
+		if len(want) != len(got) {
+			t.Fatalf("trial %d: %d finished, %d after the change", trial, len(want), len(got))
 		}
-		vc.Advance(r.Float64() * 60)
-		vc.SetSlots(s + 1) // forces re-projection from the current state
-		vc.SetSlots(s)
-		for id, want := range before {
-			if got := vc.ProjectedFinish(id); !near(got, want) && math.Abs(got-want) > 1e-7 {
-				t.Fatalf("trial %d: job %d projected at %g, re-projected at %g", trial, id, want, got)
+		for id, w := range want {
+			if g := got[id]; !near(g, w) && math.Abs(g-w) > 1e-7 {
+				t.Fatalf("trial %d: job %d finished at %g, after the change at %g", trial, id, w, g)
 			}
 		}
-		checkOrder(t, vc)
 	}
 }
 
@@ -154,8 +179,8 @@ func TestVirtualClusterChanges(t *testing.T) {
 	tests := []struct {
 		name string
 		run  func(vc *Cluster) // on 2 slots, jobs 1 and 2: 10 slot-s, cap 2
-		want map[int64]float64 // projected (or recorded) finish times
-		seq  []int64           // finished jobs, in finish order
+		want map[int64]float64 // finish times, as the cluster ages on
+		seq  []int64           // jobs finished after run, in finish order
 	}{
 		// Both run at 1 slot and finish at 10, ties by id.
 		{"tie", func(vc *Cluster) { vc.Advance(10) }, map[int64]float64{1: 10, 2: 10}, []int64{1, 2}},
@@ -171,10 +196,10 @@ func TestVirtualClusterChanges(t *testing.T) {
 		// ages again, alone: 3/2 → 13.5, and finishes a second time.
 		{"update finished", func(vc *Cluster) { vc.Advance(12); vc.Update(1, 3, 2); vc.Advance(20) },
 			map[int64]float64{1: 13.5, 2: 10}, []int64{2, 1}},
-		// A size at or below FinishedEpsilon finishes at once, ids in
-		// order, and takes no share.
+		// A size at or below FinishedEpsilon finishes at once, as it is
+		// added, and takes no share.
 		{"tiny", func(vc *Cluster) { vc.Advance(1); vc.Add(4, 1e-10, 1); vc.Add(3, 0, 1) },
-			map[int64]float64{3: 1, 4: 1, 1: 10, 2: 10}, []int64{3, 4}},
+			map[int64]float64{3: 1, 4: 1, 1: 10, 2: 10}, []int64{4, 3}},
 		// Half the slots: rate 0.5 each from 4 on: 6/0.5 = 12 s → 16.
 		{"slots", func(vc *Cluster) { vc.Advance(4); vc.SetSlots(1) }, map[int64]float64{1: 16, 2: 16}, nil},
 		{"no slots", func(vc *Cluster) { vc.SetSlots(0) }, map[int64]float64{1: math.Inf(1), 2: math.Inf(1)}, nil},
@@ -190,11 +215,6 @@ func TestVirtualClusterChanges(t *testing.T) {
 			vc.Add(2, 10, 2)
 			tc.run(vc)
 			checkOrder(t, vc)
-			for id, want := range tc.want {
-				if got := vc.ProjectedFinish(id); !near(got, want) {
-					t.Errorf("ProjectedFinish(%d) = %g, want %g", id, got, want)
-				}
-			}
 			var finished []int64
 			for _, id := range vc.Order(nil) {
 				if _, _, ok := vc.Finished(id); ok {
@@ -203,6 +223,17 @@ func TestVirtualClusterChanges(t *testing.T) {
 			}
 			if !slices.Equal(finished, tc.seq) {
 				t.Errorf("finished %v, want %v", finished, tc.seq)
+			}
+			done := runOut(vc)
+			for id, want := range tc.want {
+				got, ok := done[id]
+				if math.IsInf(want, 1) {
+					if ok || !math.IsInf(vc.ProjectedFinish(id), 1) {
+						t.Errorf("job %d finished at %g or projected at %g; want never", id, got, vc.ProjectedFinish(id))
+					}
+				} else if !near(got, want) {
+					t.Errorf("job %d finished at %g, want %g", id, got, want)
+				}
 			}
 		})
 	}
@@ -413,9 +444,9 @@ func BenchmarkVirtualClusterBacklog(b *testing.B) {
 
 // BenchmarkVirtualClusterWalk is the walk of HFSP's serve list on the
 // same backlog: the smaller half of the jobs are done for real (passive),
-// so they lead the Order, and after every change the walk reads past
-// them to the first job still served (NextActive), which makes the
-// projection's sweep finish each of them first.
+// so they lead the Order, and after every change the walk reads the
+// first job still served (NextActive), which the active heaps give
+// without passing the passive ones.
 func BenchmarkVirtualClusterWalk(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) { benchBacklog(b, n, true) })
