@@ -12,49 +12,53 @@ import (
 const readmeVersusMarker = "<!-- versus example: bin/bench versus --baseline fair --candidate hfsp --workload fb2009, abridged; TestREADMEVersusExample checks it -->"
 
 // TestREADMEVersusExample: every line of the README's bench versus example
-// but "…" is a line the command prints, in the same order, so the
-// figures on the README's first screen cannot drift from the code's.
+// but "…" is a line the command prints, in the same order, and so is every
+// line of docs/versus.md's full example, so the figures cannot drift from
+// the code's.
 func TestREADMEVersusExample(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 40 FB2009 workloads, about 5 s")
 	}
-	data, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Skipf("no README.md: %v", err)
-	}
-	readme := string(data)
-	i := strings.Index(readme, readmeVersusMarker)
-	if i < 0 {
-		t.Fatalf("README.md lacks the marker %q", readmeVersusMarker)
-	}
-	block := readme[i+len(readmeVersusMarker):]
-	open := strings.Index(block, "```\n")
-	if open < 0 {
-		t.Fatal("README.md: no fenced block after the versus marker")
-	}
-	block = block[open+4:]
-	end := strings.Index(block, "```")
-	if end < 0 {
-		t.Fatal("README.md: the versus example's block is not closed")
-	}
-	want := strings.Split(strings.TrimRight(block[:end], "\n"), "\n")
-
 	out, _, err := bench(t, "versus", "--baseline", "fair", "--candidate", "hfsp", "--workload", "fb2009", "--out", t.TempDir()+"/kept")
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := strings.Split(out, "\n")
-	k := 0
-	for _, line := range want {
-		if strings.TrimSpace(line) == "…" {
-			continue
+	for _, ex := range []struct{ file, marker string }{
+		{"../../README.md", readmeVersusMarker},
+		{"../../docs/versus.md", "$ bin/bench versus --baseline fair --candidate hfsp --seeds 1-20 --workload fb2009"},
+	} {
+		data, err := os.ReadFile(ex.file)
+		if err != nil {
+			t.Skipf("no %s: %v", ex.file, err)
 		}
-		for k < len(got) && got[k] != line {
+		doc := string(data)
+		i := strings.Index(doc, ex.marker)
+		if i < 0 {
+			t.Fatalf("%s lacks %q", ex.file, ex.marker)
+		}
+		block := doc[i+len(ex.marker):]
+		if open := strings.Index(block, "```\n"); ex.file == "../../README.md" && open >= 0 {
+			block = block[open+4:]
+		} else {
+			block = block[strings.Index(block, "\n")+1:] // past the command line
+		}
+		end := strings.Index(block, "```")
+		if end < 0 {
+			t.Fatalf("%s: the versus example's block is not closed", ex.file)
+		}
+		got := strings.Split(out, "\n")
+		k := 0
+		for _, line := range strings.Split(strings.TrimRight(block[:end], "\n"), "\n") {
+			if strings.TrimSpace(line) == "…" {
+				continue
+			}
+			for k < len(got) && got[k] != line {
+				k++
+			}
+			if k == len(got) {
+				t.Fatalf("%s's versus example shows %q, which bin/bench versus --baseline fair --candidate hfsp --workload fb2009 does not print there; its output:\n%s", ex.file, line, out)
+			}
 			k++
 		}
-		if k == len(got) {
-			t.Fatalf("README.md's versus example shows %q, which bin/bench versus --baseline fair --candidate hfsp --workload fb2009 does not print there; its output:\n%s", line, out)
-		}
-		k++
 	}
 }

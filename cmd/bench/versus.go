@@ -55,7 +55,7 @@ func versusCommand() *cli.Command {
 			"on a cluster seeded with it. Prints, per workload and job class, each policy's mean, " +
 			"median and p95 sojourn and mean slowdown over the jobs of every seed pooled, the change " +
 			"candidate ÷ baseline − 1 with a paired percentile bootstrap interval, and a verdict " +
-			"(\"HFSP shortens mean sojourn by 16% [12%, 19%] on fb2009, 20 seeds\"; " +
+			"(\"HFSP shortens mean sojourn by 16% [12%, 20%] on fb2009, 20 seeds\"; " +
 			"\"no significant difference\" when the interval contains 0).\n\n" +
 			"Over generated workloads the bootstrap resamples whole seeds. On one trace the seeds " +
 			"only move HDFS blocks, so it resamples the trace's jobs in blocks of submit-time windows " +
