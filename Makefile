@@ -154,7 +154,8 @@ interop: build
 # the goals of docs/performance.md against them. Ratios hold on another
 # machine where absolute times do not. A benchmark: nothing fails. The
 # README's figures: make bench BENCH_REPS=3 (about an hour on 2 cores).
-# Then the exec protocol's costs (bench-exec below).
+# Then the exec protocol's costs (bench-exec below). BENCH_FROM=FILE
+# prints the tables of an earlier run's $(OUT)/bench/runs.txt instead.
 BENCH_SWIM     ?= ../shared/data/swim/FB-2010_samples_24_times_1hr_0.tsv
 BENCH_NODES    ?= 3000
 BENCH_REPS     ?= 1
@@ -168,6 +169,7 @@ BENCH_YARN_POLICIES ?= fifo hfsp yarn-fair yarn-fair:policy=drf yarn-capacity
 # The overloaded rows: fb2010's first N jobs (seed 1) on BENCH_OVERLOAD_NODES.
 BENCH_OVERLOAD       ?= 10000 30000 100000
 BENCH_OVERLOAD_NODES ?= 100
+BENCH_FROM           ?=
 
 .PHONY: bench
 
@@ -177,9 +179,8 @@ $(BENCH_TRACE): | build
 bench: build $(BENCH_TRACE)
 	@BENCH=$(BENCH) GO=$(GO) OUT=$(OUT) BENCH_TRACE=$(BENCH_TRACE) BENCH_NODES=$(BENCH_NODES) BENCH_REPS=$(BENCH_REPS) \
 		BENCH_POLICIES="$(BENCH_POLICIES)" BENCH_YARN="$(BENCH_YARN)" BENCH_YARN_POLICIES="$(BENCH_YARN_POLICIES)" \
-		BENCH_OVERLOAD="$(BENCH_OVERLOAD)" BENCH_OVERLOAD_NODES=$(BENCH_OVERLOAD_NODES) .ci/bench.sh
-	@echo
-	@$(MAKE) --no-print-directory bench-exec
+		BENCH_OVERLOAD="$(BENCH_OVERLOAD)" BENCH_OVERLOAD_NODES=$(BENCH_OVERLOAD_NODES) BENCH_FROM="$(BENCH_FROM)" .ci/bench.sh
+	@[ -n "$(BENCH_FROM)" ] || { echo; $(MAKE) --no-print-directory bench-exec; }
 
 # What the exec protocol costs (docs/exec-protocol.md), printed after the
 # day's table by make bench or alone by make bench-exec: decisions per

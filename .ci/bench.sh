@@ -12,7 +12,14 @@ policies="fifo-minimal $(echo $policies | tr ' ' '\n' | grep -vx fifo-minimal | 
 dir=$OUT/bench
 mkdir -p "$dir"
 runs=$dir/runs.txt
-: > "$runs"
+# BENCH_FROM=FILE prints the tables of an earlier run's runs.txt instead.
+if [ -n "${BENCH_FROM:-}" ]; then
+	cp "$BENCH_FROM" "$runs.from"
+	runs=$runs.from
+	BENCH_REPS=0
+else
+	: > "$runs"
+fi
 
 # run KEY ARGS...: one replay, its line appended to runs.txt: key, replay
 # wall (s), task events/s (millions), peak memory (MiB), mean sojourn (s).
@@ -25,7 +32,7 @@ run() {
 	echo "$key ${line:-failed}" >> "$runs"
 }
 
-for n in $BENCH_OVERLOAD; do
+[ "$BENCH_REPS" -gt 0 ] && for n in $BENCH_OVERLOAD; do
 	tr=$OUT/workloads/fb2010-$n.arrow
 	[ -f "$tr" ] || $BENCH generate --profile fb2010 --seed 1 --jobs "$n" --out "$tr" > /dev/null
 done
@@ -52,12 +59,22 @@ for r in $(seq "$BENCH_REPS"); do
 	done
 done
 
-# The median round of each run (by wall time), as "key wall events mem sojourn".
-awk '$2 != "failed" {print}' "$runs" | sort -k1,1 -k2,2n | awk -v n="$BENCH_REPS" '
+# The median round of each run (by wall time), as "key wall events mem
+# sojourn"; a round starts with its floor.
+rounds=$(grep -c '^floor ' "$runs" || true)
+awk '$2 != "failed" {print}' "$runs" | sort -k1,1 -k2,2n | awk '
 	{k[NR] = $1; l[NR] = $0; c[$1]++}
 	END {for (i = 1; i <= NR; i++) {seen[k[i]]++; if (seen[k[i]] == int((c[k[i]] + 1) / 2)) print l[i]}}' > "$dir/medians.txt"
 
 med() { awk -v k="$1" -v f="$2" '$1 == k {print $f}' "$dir/medians.txt"; }
+# rmed A B: the median over the rounds of A's wall time over B's in the
+# same round, which a machine's slow and fast stretches move less than a
+# ratio of medians taken from different rounds.
+rmed() {
+	awk -v a="$1" -v b="$2" '$1 == "floor" {r++} $2 != "failed" {v[r, $1] = $2}
+		END {for (i = 1; i <= r; i++) if (v[i, a] > 0 && v[i, b] > 0) print v[i, a] / v[i, b]}' "$runs" |
+		sort -g | awk '{x[NR] = $1} END {if (NR) printf "%.4f", (NR % 2) ? x[(NR + 1) / 2] : (x[NR / 2] + x[NR / 2 + 1]) / 2}'
+}
 floor=$(med floor 2)
 minimal=$(med slot:fifo-minimal 2)
 [ -n "$floor" ] && [ -n "$minimal" ] || { echo "bench: the floor or fifo-minimal failed (see $runs)"; exit 1; }
@@ -67,15 +84,16 @@ family() {
 	esac
 }
 
-echo "FB-2010 day on $BENCH_NODES nodes, medians of $BENCH_REPS alternated rounds ($(nproc 2>/dev/null || echo ?) cores, GOMAXPROCS=${GOMAXPROCS:-all})"
+echo "FB-2010 day on $BENCH_NODES nodes, $rounds alternated rounds ($(nproc 2>/dev/null || echo ?) cores, GOMAXPROCS=${GOMAXPROCS:-all}):"
+echo "each run's median round, and ratios the median of the rounds' ratios"
 echo "floor (replay.Floor, the irreducible work of the same tasks): $floor s"
 echo "| policy | replay wall (s) | × floor | × fifo-minimal | task events/s (M) | peak memory (MiB) | mean sojourn (s) |"
 echo "|---|---|---|---|---|---|---|"
 for p in $policies; do
 	set -- $(med "slot:$p" 2) $(med "slot:$p" 3) $(med "slot:$p" 4) $(med "slot:$p" 5)
 	[ $# -eq 4 ] || { echo "| $p | failed | | | | | |"; continue; }
-	awk -v p="$p" -v w="$1" -v f="$floor" -v m="$minimal" -v e="$2" -v mem="$3" -v s="$4" \
-		'BEGIN {printf "| %s | %s | %.1f× | %.2f× | %s | %s | %s |\n", p, w, w / f, w / m, e, mem, s}'
+	awk -v p="$p" -v w="$1" -v f="$(rmed "slot:$p" floor)" -v m="$(rmed "slot:$p" slot:fifo-minimal)" -v e="$2" -v mem="$3" -v s="$4" \
+		'BEGIN {printf "| %s | %s | %.1f× | %.2f× | %s | %s | %s |\n", p, w, f, m, e, mem, s}'
 done
 if [ -n "$BENCH_YARN_POLICIES" ]; then
 	echo
@@ -87,8 +105,8 @@ if [ -n "$BENCH_YARN_POLICIES" ]; then
 		slot=$(med "slot:$fam" 2)
 		set -- $(med "yarn:$v" 2) $(med "yarn:$v" 4) $(med "yarn:$v" 5)
 		[ $# -eq 3 ] || { echo "| $v | failed | | | | |"; continue; }
-		awk -v p="$v" -v w="$1" -v f="$floor" -v s="$slot" -v fam="$fam" -v mem="$2" -v soj="$3" \
-			'BEGIN {r = (s == "") ? "–" : sprintf("%.2f× (%s %s s)", w / s, fam, s); printf "| %s | %s | %.1f× | %s | %s | %s |\n", p, w, w / f, r, mem, soj}'
+		awk -v p="$v" -v w="$1" -v f="$(rmed "yarn:$v" floor)" -v s="$slot" -v q="$(rmed "yarn:$v" "slot:$fam")" -v fam="$fam" -v mem="$2" -v soj="$3" \
+			'BEGIN {r = (s == "") ? "–" : sprintf("%.2f× (%s %s s)", q, fam, s); printf "| %s | %s | %.1f× | %s | %s | %s |\n", p, w, f, r, mem, soj}'
 	done
 fi
 if [ -n "$BENCH_OVERLOAD" ]; then
@@ -97,9 +115,9 @@ if [ -n "$BENCH_OVERLOAD" ]; then
 	echo "| jobs | fifo wall (s) | hfsp wall (s) | hfsp / fifo | fifo peak memory (MiB) | hfsp peak memory (MiB) |"
 	echo "|---|---|---|---|---|---|"
 	for n in $BENCH_OVERLOAD; do
-		set -- "$(med "over$n:fifo" 2)" "$(med "over$n:hfsp" 2)" "$(med "over$n:fifo" 4)" "$(med "over$n:hfsp" 4)"
-		awk -v n="$n" -v f="$1" -v h="$2" -v fm="$3" -v hm="$4" \
-			'BEGIN {r = (f > 0 && h > 0) ? sprintf("%.2f×", h / f) : "–"; printf "| %d | %s | %s | %s | %s | %s |\n", n, f, h, r, fm, hm}'
+		set -- "$(med "over$n:fifo" 2)" "$(med "over$n:hfsp" 2)" "$(med "over$n:fifo" 4)" "$(med "over$n:hfsp" 4)" "$(rmed "over$n:hfsp" "over$n:fifo")"
+		awk -v n="$n" -v f="$1" -v h="$2" -v fm="$3" -v hm="$4" -v q="$5" \
+			'BEGIN {r = (q != "") ? sprintf("%.2f×", q) : "–"; printf "| %d | %s | %s | %s | %s | %s |\n", n, f, h, r, fm, hm}'
 	done
 fi
 
@@ -112,10 +130,10 @@ goal() { # name, value, limit, unit
 		'BEGIN {if (v == "") {printf "| %s | ≤ %s%s | not run | – |\n", g, l, u; exit}; printf "| %s | ≤ %s%s | %.2f%s | %s |\n", g, l, u, v, u, (v + 0 <= l + 0) ? "yes" : "no"}'
 }
 ratio() { [ -n "$1" ] && [ -n "$2" ] && awk -v a="$1" -v b="$2" 'BEGIN {printf "%.4f", a / b}' || true; }
-goal "fifo-minimal / floor on the day" "$(ratio "$minimal" "$floor")" 3 "×"
-goal "hfsp / fifo-minimal on the day" "$(ratio "$(med slot:hfsp 2)" "$minimal")" 1.3 "×"
+goal "fifo-minimal / floor on the day" "$(rmed slot:fifo-minimal floor)" 3 "×"
+goal "hfsp / fifo-minimal on the day" "$(rmed slot:hfsp slot:fifo-minimal)" 1.3 "×"
 for n in $BENCH_OVERLOAD; do
-	goal "hfsp / fifo, $n overloaded jobs" "$(ratio "$(med "over$n:hfsp" 2)" "$(med "over$n:fifo" 2)")" 2 "×"
+	goal "hfsp / fifo, $n overloaded jobs" "$(rmed "over$n:hfsp" "over$n:fifo")" 2 "×"
 	hm=$(med "over$n:hfsp" 4)
 	case $n in
 	30000) goal "hfsp peak memory, 30000 overloaded jobs" "$(ratio "$hm" 1024)" 1 " GiB" ;;
@@ -125,7 +143,7 @@ done
 for v in $BENCH_YARN_POLICIES; do
 	case $v in
 	yarn-fair:policy=drf | yarn-capacity)
-		goal "$v / $(family "$v") in slots on the day" "$(ratio "$(med "yarn:$v" 2)" "$(med "slot:$(family "$v")" 2)")" 1.5 "×"
+		goal "$v / $(family "$v") in slots on the day" "$(rmed "yarn:$v" "slot:$(family "$v")")" 1.5 "×"
 		;;
 	esac
 done
