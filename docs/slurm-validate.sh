@@ -19,11 +19,13 @@
 #      of whole minutes) and submit each job at its time with sbatch -n
 #      CPUS --time LIMIT --wrap "sleep RUN";
 #   4. once all have ended, read each job's submit, start and end times
-#      from scontrol (kept MinJobAge=600 s; no database needed);
-#   5. write the workload as Slurm ran it in SWF (run time = Slurm's end -
-#      start, requested time = the time limit), bench import it, and replay
-#      it under easy on one node of 16 map slots;
-#   6. compare the start times (slurmref compare): Kendall's tau-b of the
+#      from scontrol (kept MinJobAge=600 s; no database needed), and the
+#      same to the millisecond from slurmctld's log;
+#   5. write the workload as Slurm ran it as CSV (fractional submit times,
+#      run time = Slurm's end - start, estimate = the time limit x CPUs),
+#      bench import it, and replay it under easy on one node of 16 map
+#      slots, the passes at the phase of this run's backfill passes;
+#   6. compare the start times to the millisecond (slurmref compare): Kendall's tau-b of the
 #      start orders must be at least 0.98 and 95% of the jobs must start
 #      within 3 s of Slurm's start.
 #
@@ -44,20 +46,20 @@ JOBS=${SLURM_VALIDATE_JOBS:-42}
 CPUS=16
 
 # The replay's side: Slurm's backfill tries the queued jobs in priority
-# order, here submit order (fcfs); an SWF job is rigid and asks for all
+# order, here submit order (fcfs); a job of the workload is rigid and asks for all
 # its CPUs at once, so job-share does not limit it.
 # easy in Slurm's settings: the job at the head reserves the whole node
 # (node-granular, as backfill.c's _add_reservation), a backfilled job may
 # not end exactly at the reservation's start (end-at-shadow refuse),
 # queue order for backfilling, whole jobs at once. Slurm's backfill
-# passes every second (bf_interval=1) at a fixed fraction of the second;
-# a job it starts sleeps from some tens of ms after the pass, so it ends
-# just after a pass, seen by the next one. The replay: passes every
-# second (decision-interval 1) 0.04 s before the 0.1 s heartbeats
-# (decision-phase 0.06), so a job launches 0.04 s after its pass and ends
-# just after a pass too. Which fraction of the second does not matter
-# (the arrivals are whole seconds): any phase 0.04 s short of a heartbeat
-# gives the same starts. A job that cannot start now is reserved
+# passes every second (bf_interval=1) at a fraction of the second that
+# creeps by about a millisecond a pass; the replay passes every second
+# (decision-interval 1) at the median fraction of this run's passes
+# (decision-phase, read from the log), its heartbeats every 0.01 s
+# launching a job within 0.01 s of its pass, as Slurm's start follows its
+# pass by a millisecond or so. The times are the log's milliseconds, so a
+# job's end falls on the same side of a pass as in Slurm.
+# A job that cannot start now is reserved
 # where Slurm's select plugin puts it (will-run-window 30: at the end of
 # the last running job of the 30 s window of ends after which it fits,
 # windows aligned on the wall clock), not at the earliest time it fits.
@@ -66,7 +68,7 @@ CPUS=16
 # that does not; backfilling waits for the next pass.
 EASY_OPTIONS=(--easy.job-share 1 --easy.backfill-order fcfs --easy.reservations 1
 	--easy.node-granular --easy.end-at-shadow refuse --easy.decision-interval 1
-	--easy.decision-phase 0.06 --easy.main-scheduler)
+	--easy.main-scheduler)
 
 WHO=slurm-validate
 PORT_VAR=SLURM_VALIDATE_PORT
@@ -139,16 +141,21 @@ makespan=$(awk -v t="$t0" 'BEGIN { m = 0 } $4 - t > m { m = $4 - t } END { print
 say "Slurm ran the workload in $makespan s (first submission at $t0, $((t0 - zero)) s after the plan's time 0)"
 
 # --- 5. The same workload replayed --------------------------------------
-"$SLURMREF" swf -plan "$DIR/plan.txt" -slurm "$DIR/slurm.txt" -t0 "$t0" -cpus "$CPUS" > "$DIR/workload.swf"
-"$BENCH" import swf "$DIR/workload.swf" --out "$DIR/workload.arrow" > /dev/null
+# Times to the millisecond from slurmctld's log (checked against
+# scontrol's seconds), and the replay's passes at the fraction of the
+# second at which this run's backfill passes began (their median).
+LOGTIMES=(-log "$DIR/log/slurmctld.log")
+phase=$("$SLURMREF" phase "${LOGTIMES[@]}" -t0 "$t0")
+"$SLURMREF" csv -plan "$DIR/plan.txt" -slurm "$DIR/slurm.txt" "${LOGTIMES[@]}" -t0 "$t0" > "$DIR/workload.csv"
+"$BENCH" import csv "$DIR/workload.csv" --out "$DIR/workload.arrow" > /dev/null
 # Slurm's will-run test aligns its windows of running-job ends on the
 # wall clock: the replay needs the wall-clock second of time 0.
-opts=("${EASY_OPTIONS[@]}" --easy.will-run-window 30 --easy.window-epoch "$t0")
+opts=("${EASY_OPTIONS[@]}" --easy.decision-phase "$phase" --easy.will-run-window 30 --easy.window-epoch "$t0")
 say "bench replay --scheduler easy ${opts[*]}"
 "$BENCH" replay --trace "$DIR/workload.arrow" --nodes 1 --nodes-per-rack 1 --map-slots "$CPUS" --reduce-slots 1 \
-	--heartbeat 0.1 --scheduler easy "${opts[@]}" --out "$DIR/replay" --format csv --tasks=false --occupancy=false > /dev/null
+	--heartbeat 0.01 --scheduler easy "${opts[@]}" --out "$DIR/replay" --format csv --tasks=false --occupancy=false > /dev/null
 
 # --- 6. Agreement -------------------------------------------------------
-"$SLURMREF" compare -plan "$DIR/plan.txt" -slurm "$DIR/slurm.txt" -t0 "$t0" -replay "$DIR/replay/jobs.csv" \
+"$SLURMREF" compare -plan "$DIR/plan.txt" -slurm "$DIR/slurm.txt" "${LOGTIMES[@]}" -t0 "$t0" -replay "$DIR/replay/jobs.csv" \
 	-tau 0.98 -within 3 -frac 0.95 2>&1 | prefix "$WHO:   " || die "the replay disagrees with Slurm (above)"
 say "OK in $(since "$start") s"

@@ -74,8 +74,9 @@ type Agreement struct {
 // order by both (concordant) and in opposite orders (discordant); pairs
 // tied in one are neither, and shrink the denominator as tau-b does:
 // (C − D) / sqrt((P − T1)(P − T2)), P the pairs, T1 and T2 those tied in
-// each ranking. Slurm's times are whole seconds, so jobs it starts in one
-// second are tied.
+// each ranking. With scontrol's whole seconds the jobs Slurm starts in
+// one second are tied; with the log's milliseconds (-log) the jobs the
+// replay starts at one instant are.
 func Compare(ran []Ran, rep []float64, tol float64) Agreement {
 	n := len(ran)
 	var a Agreement
@@ -83,7 +84,7 @@ func Compare(ran []Ran, rep []float64, tol float64) Agreement {
 	var c, d, t1, t2 int
 	for i := range n {
 		for j := i + 1; j < n; j++ {
-			x := cmpSign(float64(ran[i].Start), float64(ran[j].Start))
+			x := cmpSign(ran[i].Start, ran[j].Start)
 			y := cmpSign(rep[i], rep[j])
 			if x == 0 {
 				t1++
@@ -110,7 +111,7 @@ func Compare(ran []Ran, rep []float64, tol float64) Agreement {
 	}
 	in := 0
 	for i := range n {
-		delta := rep[i] - float64(ran[i].Start)
+		delta := rep[i] - ran[i].Start
 		a.Bias += delta
 		a.Mean += math.Abs(delta)
 		a.Max = max(a.Max, math.Abs(delta))
@@ -144,10 +145,10 @@ func (a Agreement) Print(out io.Writer, ran []Ran, rep []float64) {
 	for i := range idx {
 		idx[i] = i
 	}
-	dist := func(i int) float64 { return math.Abs(rep[i] - float64(ran[i].Start)) }
+	dist := func(i int) float64 { return math.Abs(rep[i] - ran[i].Start) }
 	slices.SortStableFunc(idx, func(x, y int) int { return cmpSign(dist(y), dist(x)) })
 	fmt.Fprintf(out, "furthest apart (job: submit, Slurm start, replay start):\n")
 	for _, i := range idx[:min(5, len(idx))] {
-		fmt.Fprintf(out, "  job %d: %d, %d, %.1f\n", i+1, ran[i].Submit, ran[i].Start, rep[i])
+		fmt.Fprintf(out, "  job %d: %.3f, %.3f, %.3f\n", i+1, ran[i].Submit, ran[i].Start, rep[i])
 	}
 }

@@ -1,16 +1,21 @@
 // Command slurmref is the Go half of docs/slurm-validate.sh, which runs a
 // small rigid workload of sleep jobs on a real Slurm and replays the same
-// workload under the easy policy. It has three subcommands:
+// workload under the easy policy. It has four subcommands:
 //
-//	slurmref plan    --seed S --jobs N --cpus C          the workload, one job a line
-//	slurmref swf     --plan F --slurm F --cpus C         the workload as Slurm ran it, in SWF
-//	slurmref compare --plan F --slurm F --replay jobs.csv  agreement of the start times
+//	slurmref plan    --seed S --jobs N --cpus C               the workload, one job a line
+//	slurmref csv     --plan F --slurm F [--log L]             the workload as Slurm ran it, for bench import csv
+//	slurmref phase   --log L --t0 T                           the fraction of a second of the backfill passes
+//	slurmref compare --plan F --slurm F [--log L] --replay jobs.csv  agreement of the start times
 //
 // plan prints "job submit_s run_s cpus limit_min" lines: the jobs to
 // submit, each a sleep of run_s seconds on cpus CPUs with a time limit of
 // limit_min minutes (Slurm's time limits are whole minutes). The script
 // records what Slurm did as "job submit start end state" lines in epoch
-// seconds, the first job's submission at time 0 being given by --t0.
+// seconds (scontrol's whole seconds), the first job's submission at time 0
+// being given by --t0. With --log, slurmctld's log gives the same times to
+// the millisecond (checked against scontrol's seconds): Slurm's backfill
+// passes every second at some fraction of it, and which side of a pass a
+// job's end falls decides what starts then.
 package main
 
 import (
@@ -48,23 +53,43 @@ func run(args []string, out io.Writer) error {
 			return fmt.Errorf("plan: -jobs %d, -cpus %d: want both >= 1", *jobs, *cpus)
 		}
 		return writePlan(out, Plan(*seed, *jobs, *cpus))
-	case "swf":
+	case "csv":
 		planFile := fs.String("plan", "", "the workload from slurmref plan")
 		slurmFile := fs.String("slurm", "", "what Slurm did: job submit start end state")
+		logFile := fs.String("log", "", "slurmctld's log: the times to the millisecond")
 		t0 := fs.Int64("t0", 0, "epoch second of time 0 (the first submission)")
-		cpus := fs.Int("cpus", 16, "CPUs of the node (the header's MaxProcs)")
 		if err := parse(fs, args[1:]); err != nil {
 			return err
 		}
-		plan, ran, err := load(*planFile, *slurmFile, *t0)
+		plan, ran, err := load(*planFile, *slurmFile, *logFile, *t0)
 		if err != nil {
 			return err
 		}
-		return WriteSWF(out, plan, ran, *cpus)
+		return WriteCSV(out, plan, ran)
+	case "phase":
+		logFile := fs.String("log", "", "slurmctld's log, with DebugFlags=Backfill")
+		t0 := fs.Int64("t0", 0, "epoch second of time 0")
+		if err := parse(fs, args[1:]); err != nil {
+			return err
+		}
+		if *logFile == "" {
+			return errors.New("phase: -log is required")
+		}
+		lt, err := ReadLog(*logFile, 0)
+		if err != nil {
+			return err
+		}
+		p, err := Phase(lt.Passes, float64(*t0))
+		if err != nil {
+			return fmt.Errorf("%s: %v", *logFile, err)
+		}
+		fmt.Fprintf(out, "%.3f\n", p)
+		return nil
 	case "compare":
 		planFile := fs.String("plan", "", "the workload from slurmref plan")
 		slurmFile := fs.String("slurm", "", "what Slurm did: job submit start end state")
 		replayFile := fs.String("replay", "", "jobs.csv of bench replay --format csv")
+		logFile := fs.String("log", "", "slurmctld's log: the times to the millisecond")
 		t0 := fs.Int64("t0", 0, "epoch second of time 0 (the first submission)")
 		minTau := fs.Float64("tau", 0.98, "Kendall's tau-b of the start times at least")
 		within := fs.Float64("within", 3, "seconds by which a start may differ")
@@ -72,7 +97,7 @@ func run(args []string, out io.Writer) error {
 		if err := parse(fs, args[1:]); err != nil {
 			return err
 		}
-		plan, ran, err := load(*planFile, *slurmFile, *t0)
+		plan, ran, err := load(*planFile, *slurmFile, *logFile, *t0)
 		if err != nil {
 			return err
 		}
@@ -121,8 +146,8 @@ func join(s []string) string {
 }
 
 // load reads the plan and Slurm's record of it, and checks that they
-// describe the same jobs.
-func load(planFile, slurmFile string, t0 int64) ([]Job, []Ran, error) {
+// describe the same jobs; with a log, the times are the log's.
+func load(planFile, slurmFile, logFile string, t0 int64) ([]Job, []Ran, error) {
 	if planFile == "" || slurmFile == "" {
 		return nil, nil, errors.New("-plan and -slurm are required")
 	}
@@ -131,8 +156,15 @@ func load(planFile, slurmFile string, t0 int64) ([]Job, []Ran, error) {
 		return nil, nil, err
 	}
 	ran, err := readSlurm(slurmFile, t0, len(plan))
+	if err != nil || logFile == "" {
+		return plan, ran, err
+	}
+	lt, err := ReadLog(logFile, len(plan))
 	if err != nil {
 		return nil, nil, err
+	}
+	if ran, err = Refine(ran, lt, float64(t0)); err != nil {
+		return nil, nil, fmt.Errorf("%s against %s: %v", logFile, slurmFile, err)
 	}
 	return plan, ran, nil
 }

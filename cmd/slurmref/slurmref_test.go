@@ -8,13 +8,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"sojourn/traces"
 	"sojourn/traces/formats"
 )
 
 func TestTauB(t *testing.T) {
-	ran := func(s ...int64) []Ran {
+	ran := func(s ...float64) []Ran {
 		r := make([]Ran, len(s))
 		for i, x := range s {
 			r[i] = Ran{Start: x}
@@ -83,36 +84,88 @@ func TestPlan(t *testing.T) {
 	}
 }
 
-// TestSWF writes a plan and what Slurm did as SWF and imports it: each job
-// is rigid, of its CPUs as maps lasting Slurm's end − start, submitted at
-// Slurm's submit time, with the time limit × CPUs as its estimate.
-func TestSWF(t *testing.T) {
+// TestCSV writes a plan and what Slurm did (to the millisecond) as CSV
+// and imports it: each job is rigid, of its CPUs as maps lasting Slurm's
+// end − start, submitted at Slurm's submit time, with the time limit ×
+// CPUs as its estimate.
+func TestCSV(t *testing.T) {
 	plan := []Job{{1, 0, 5, 4, 1}, {2, 1, 20, 16, 2}}
-	ran := []Ran{{0, 1, 7}, {2, 7, 28}}
+	ran := []Ran{{0.017, 0.920, 6.982}, {2.25, 7.5, 28.125}}
 	var buf bytes.Buffer
-	if err := WriteSWF(&buf, plan, ran, 16); err != nil {
+	if err := WriteCSV(&buf, plan, ran); err != nil {
 		t.Fatal(err)
 	}
-	imp, err := formats.NewSWF(strings.NewReader(buf.String()), formats.Options{Name: "w.swf", MapMemory: 1 << 20})
+	imp, err := formats.NewCSV(strings.NewReader(buf.String()), formats.Options{Name: "w.csv", MapMemory: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []struct {
 		submit, run, est float64
 		maps             int
-	}{{0, 6, 60 * 4, 4}, {2, 21, 120 * 16, 16}}
+	}{{0.017, 6.062, 60 * 4, 4}, {2.25, 20.625, 120 * 16, 16}}
 	for i, w := range want {
 		var j traces.Job
 		if err := imp.Next(&j); err != nil {
 			t.Fatal(err)
 		}
-		if !j.Rigid || j.Submit != w.submit || len(j.MapDurations) != w.maps || j.MapDurations[0] != w.run || !j.HasEstimate || j.Estimate != w.est {
+		if !j.Rigid || j.Submit != w.submit || len(j.MapDurations) != w.maps || math.Abs(j.MapDurations[0]-w.run) > 1e-9 || !j.HasEstimate || j.Estimate != w.est {
 			t.Errorf("job %d: rigid %v submit %v maps %d run %v estimate %v; want true %v %d %v %v",
 				i+1, j.Rigid, j.Submit, len(j.MapDurations), j.MapDurations[0], j.Estimate, w.submit, w.maps, w.run, w.est)
 		}
 	}
-	if got := imp.Params()["swf.max_procs"]; got != "16" {
-		t.Errorf("swf.max_procs %q, want 16", got)
+}
+
+// TestLog reads slurmctld's lines for two jobs and its backfill passes:
+// the times replace scontrol's seconds, and a log time outside
+// scontrol's second (or the next) is refused.
+func TestLog(t *testing.T) {
+	dir := t.TempDir()
+	stamp := func(s float64) string {
+		return time.Unix(0, int64(math.Round(s*1000))*1e6).Format("[" + stampLayout + "]")
+	}
+	const t0 = 1795843657
+	lines := []string{
+		stamp(t0-1.081) + " sched/backfill: _attempt_backfill: beginning",
+		stamp(t0+0.017) + " _slurm_rpc_submit_batch_job: JobId=1 InitPrio=4294901759 usec=816",
+		stamp(t0+0.037) + " _slurm_rpc_submit_batch_job: JobId=2 InitPrio=4294901758 usec=758",
+		stamp(t0+0.920) + " sched/backfill: _attempt_backfill: beginning",
+		stamp(t0+0.920) + " sched/backfill: _start_job: Started JobId=1 in check on vm",
+		stamp(t0+1.921) + " sched/backfill: _attempt_backfill: beginning",
+		stamp(t0+6.982) + " _job_complete: JobId=1 WEXITSTATUS 0",
+		stamp(t0+6.982) + " _job_complete: JobId=1 done",
+		stamp(t0+7.010) + " sched: Allocate JobId=2 NodeList=vm #CPUs=16 Partition=check",
+		stamp(t0+28.125) + " _job_complete: JobId=2 done",
+	}
+	log := filepath.Join(dir, "slurmctld.log")
+	if err := os.WriteFile(log, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lt, err := ReadLog(log, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Refine([]Ran{{0, 0, 6}, {0, 7, 28}}, lt, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Ran{{0.017, 0.920, 6.982}, {0.037, 7.010, 28.125}}
+	for i := range want {
+		for k, pair := range [][2]float64{{got[i].Submit, want[i].Submit}, {got[i].Start, want[i].Start}, {got[i].End, want[i].End}} {
+			if math.Abs(pair[0]-pair[1]) > 5e-4 {
+				t.Errorf("job %d time %d: %.3f, want %.3f", i+1, k, pair[0], pair[1])
+			}
+		}
+	}
+	// Passes at .919, .920, .921: the median is .920.
+	if p, err := Phase(lt.Passes, t0); err != nil || math.Abs(p-0.920) > 5e-4 {
+		t.Errorf("phase %v, %v; want 0.920", p, err)
+	}
+	// scontrol says job 2 started in second 5: the log's 7.010 is not in it.
+	if _, err := Refine([]Ran{{0, 0, 6}, {0, 5, 28}}, lt, t0); err == nil || !strings.Contains(err.Error(), "job 2: the log's start at 7.010 s") {
+		t.Errorf("Refine with job 2's start in second 5: %v; want an error naming job 2's start", err)
+	}
+	if _, err := ReadLog(log, 3); err == nil || !strings.Contains(err.Error(), "JobId 3 lacks") {
+		t.Errorf("ReadLog for 3 jobs: %v; want JobId 3 missing", err)
 	}
 }
 
@@ -132,7 +185,7 @@ func TestBadInput(t *testing.T) {
 		{"1 100 101 107 COMPLETED\n2 102 107 x COMPLETED\n", `:2: field 4: "x" is not an integer`},
 		{"1 100 101 107 COMPLETED\n1 102 107 128 COMPLETED\n", ":2: job 1 again"},
 	} {
-		err := run([]string{"swf", "-plan", plan, "-slurm", write("slurm", c.slurm), "-t0", "100"}, &bytes.Buffer{})
+		err := run([]string{"csv", "-plan", plan, "-slurm", write("slurm", c.slurm), "-t0", "100"}, &bytes.Buffer{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: error %v; want one containing %q", c.slurm, err, c.want)
 		}

@@ -120,7 +120,7 @@ func readPlan(name string) ([]Job, error) {
 
 // Ran is what Slurm recorded of a job, in seconds from time 0.
 type Ran struct {
-	Submit, Start, End int64
+	Submit, Start, End float64
 }
 
 // readSlurm reads "job submit start end state" lines (epoch seconds,
@@ -163,7 +163,7 @@ func readSlurm(name string, t0 int64, n int) ([]Ran, error) {
 			return nil, fmt.Errorf("%s:%d: job %d: submit %d, start %d, end %d: want t0 (%d) <= submit <= start <= end", name, line, j, v[1], v[2], v[3], t0)
 		}
 		seen[j-1] = true
-		ran[j-1] = Ran{Submit: v[1] - t0, Start: v[2] - t0, End: v[3] - t0}
+		ran[j-1] = Ran{Submit: float64(v[1] - t0), Start: float64(v[2] - t0), End: float64(v[3] - t0)}
 	}
 	if err := s.Err(); err != nil {
 		return nil, err
@@ -176,23 +176,22 @@ func readSlurm(name string, t0 int64, n int) ([]Ran, error) {
 	return ran, nil
 }
 
-// WriteSWF writes the workload as Slurm ran it: each job submitted when
-// Slurm recorded its submission, running for the time Slurm held its CPUs
-// (end − start, which includes the launch and the end of the sleep, a
-// second or so more than the sleep itself), on its CPUs, with its time
-// limit as the requested time. A replay of this file starts from what
-// Slurm saw, so that the start times differ only by the scheduling.
-func WriteSWF(out io.Writer, jobs []Job, ran []Ran, cpus int) error {
+// WriteCSV writes the workload as Slurm ran it, for bench import csv:
+// each job submitted when Slurm recorded its submission, a rigid job of
+// its CPUs as maps, each running for the time Slurm held the CPUs (end −
+// start, which includes the launch and the end of the sleep, some tens
+// of ms more than the sleep itself), with its time limit × CPUs as the
+// user's estimate (slot-seconds). Times keep their milliseconds. A replay
+// of this file starts from what Slurm saw, so that the start times differ
+// only by the scheduling.
+func WriteCSV(out io.Writer, jobs []Job, ran []Ran) error {
 	w := bufio.NewWriter(out)
-	fmt.Fprintf(w, "; Version: 2.2\n; Computer: one-node Slurm (docs/slurm-validate.sh)\n")
-	fmt.Fprintf(w, "; MaxNodes: 1\n; MaxProcs: %d\n", cpus)
-	fmt.Fprintf(w, "; Note: run time = Slurm's end - start; requested time = sbatch --time\n")
+	fmt.Fprintf(w, "job_id,submit_s,maps,reduces,map_durations_s,estimate_s,rigid\n")
 	for i, j := range jobs {
 		r := ran[i]
-		// job submit wait run alloc avgcpu mem reqprocs reqtime reqmem
-		// status user group exe queue partition preceding think
-		fmt.Fprintf(w, "%d %d %d %d %d -1 -1 %d %d -1 1 1 1 -1 1 1 -1 -1\n",
-			j.ID, r.Submit, r.Start-r.Submit, r.End-r.Start, j.CPUs, j.CPUs, 60*j.Limit)
+		run := strconv.FormatFloat(r.End-r.Start, 'f', 3, 64)
+		d := strings.TrimSpace(strings.Repeat(run+" ", j.CPUs))
+		fmt.Fprintf(w, "%d,%.3f,%d,0,%s,%d,true\n", j.ID, r.Submit, j.CPUs, d, 60*j.Limit*j.CPUs)
 	}
 	return w.Flush()
 }
