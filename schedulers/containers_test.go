@@ -138,25 +138,9 @@ func TestRandomContainerClusters(t *testing.T) {
 		variant{"hfsp", map[string]string{"map-preemption": "eager"}},
 		variant{"hfsp", map[string]string{"preemption": "kill", "map-preemption": "kill"}})
 	for seed := uint64(1); seed <= 20; seed++ {
-		rng := rand.New(rand.NewPCG(seed, 7))
-		var cluster []replay.NodeSpec
-		rack := int32(0)
-		for i := range 3 + rng.IntN(20) {
-			if i > 0 && rng.IntN(4) == 0 {
-				rack++
-			}
-			cluster = append(cluster, replay.NodeSpec{Rack: rack, MemoryMB: int64(3+rng.IntN(8)) * 1024,
-				Vcores: int64(1 + rng.IntN(4)), Speed: 0.5 + rng.Float64()})
-		}
-		tr := &traces.Trace{Params: base.Params, Jobs: append([]traces.Job(nil), base.Jobs[:40]...)}
+		cluster, tr := randomContainerCase(base, seed)
 		tasks := 0
-		for i := range tr.Jobs {
-			j := &tr.Jobs[i]
-			j.MapMemoryBytes, j.ReduceMemoryBytes = int64(rng.IntN(4))<<30, int64(rng.IntN(4))<<30
-			j.MapCores, j.ReduceCores = float64(rng.IntN(3)), float64(rng.IntN(3))
-			if i%3 == 0 {
-				j.Pool = "a"
-			}
+		for _, j := range tr.Jobs {
 			tasks += j.Maps() + j.Reduces()
 		}
 		for _, v := range vs {
@@ -171,6 +155,33 @@ func TestRandomContainerClusters(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randomContainerCase is seed's small random cluster (3 to 22 nodes of 3
+// to 10 GiB and 1 to 4 vcores, several racks, speeds 0.5 to 1.5) and the
+// first 40 jobs of base with random container sizes, every third job in
+// pool a.
+func randomContainerCase(base *traces.Trace, seed uint64) ([]replay.NodeSpec, *traces.Trace) {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	var cluster []replay.NodeSpec
+	rack := int32(0)
+	for i := range 3 + rng.IntN(20) {
+		if i > 0 && rng.IntN(4) == 0 {
+			rack++
+		}
+		cluster = append(cluster, replay.NodeSpec{Rack: rack, MemoryMB: int64(3+rng.IntN(8)) * 1024,
+			Vcores: int64(1 + rng.IntN(4)), Speed: 0.5 + rng.Float64()})
+	}
+	tr := &traces.Trace{Params: base.Params, Jobs: append([]traces.Job(nil), base.Jobs[:40]...)}
+	for i := range tr.Jobs {
+		j := &tr.Jobs[i]
+		j.MapMemoryBytes, j.ReduceMemoryBytes = int64(rng.IntN(4))<<30, int64(rng.IntN(4))<<30
+		j.MapCores, j.ReduceCores = float64(rng.IntN(3)), float64(rng.IntN(3))
+		if i%3 == 0 {
+			j.Pool = "a"
+		}
+	}
+	return cluster, tr
 }
 
 // TestCapacityQueuesDoNotStall: yarn-capacity with two queues and
@@ -190,25 +201,7 @@ func TestCapacityQueuesDoNotStall(t *testing.T) {
 		t.Fatal(err)
 	}
 	for seed := uint64(1); seed <= 20; seed++ {
-		rng := rand.New(rand.NewPCG(seed, 7))
-		var cluster []replay.NodeSpec
-		rack := int32(0)
-		for i := range 3 + rng.IntN(20) {
-			if i > 0 && rng.IntN(4) == 0 {
-				rack++
-			}
-			cluster = append(cluster, replay.NodeSpec{Rack: rack, MemoryMB: int64(3+rng.IntN(8)) * 1024,
-				Vcores: int64(1 + rng.IntN(4)), Speed: 0.5 + rng.Float64()})
-		}
-		tr := &traces.Trace{Params: base.Params, Jobs: append([]traces.Job(nil), base.Jobs[:40]...)}
-		for i := range tr.Jobs {
-			j := &tr.Jobs[i]
-			j.MapMemoryBytes, j.ReduceMemoryBytes = int64(rng.IntN(4))<<30, int64(rng.IntN(4))<<30
-			j.MapCores, j.ReduceCores = float64(rng.IntN(3)), float64(rng.IntN(3))
-			if i%3 == 0 {
-				j.Pool = "a"
-			}
-		}
+		cluster, tr := randomContainerCase(base, seed)
 		for _, opts := range []map[string]string{
 			{"preemption": "true", "queues": queues},
 			{"preemption": "true", "queues": queues, "user-by": "job"},

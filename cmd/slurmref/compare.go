@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -84,8 +85,8 @@ func Compare(ran []Ran, rep []float64, tol float64) Agreement {
 	var c, d, t1, t2 int
 	for i := range n {
 		for j := i + 1; j < n; j++ {
-			x := cmpSign(ran[i].Start, ran[j].Start)
-			y := cmpSign(rep[i], rep[j])
+			x := cmp.Compare(ran[i].Start, ran[j].Start)
+			y := cmp.Compare(rep[i], rep[j])
 			if x == 0 {
 				t1++
 			}
@@ -125,16 +126,6 @@ func Compare(ran []Ran, rep []float64, tol float64) Agreement {
 	return a
 }
 
-func cmpSign(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 // Print writes the figures and the jobs furthest apart.
 func (a Agreement) Print(out io.Writer, ran []Ran, rep []float64) {
 	fmt.Fprintf(out, "jobs %d, pairs: %d concordant, %d discordant, %d tied\n", len(ran), a.Pairs[0], a.Pairs[1], a.Pairs[2])
@@ -146,7 +137,7 @@ func (a Agreement) Print(out io.Writer, ran []Ran, rep []float64) {
 		idx[i] = i
 	}
 	dist := func(i int) float64 { return math.Abs(rep[i] - ran[i].Start) }
-	slices.SortStableFunc(idx, func(x, y int) int { return cmpSign(dist(y), dist(x)) })
+	slices.SortStableFunc(idx, func(x, y int) int { return cmp.Compare(dist(y), dist(x)) })
 	fmt.Fprintf(out, "furthest apart (job: submit, Slurm start, replay start):\n")
 	for _, i := range idx[:min(5, len(idx))] {
 		fmt.Fprintf(out, "  job %d: %.3f, %.3f, %.3f\n", i+1, ran[i].Submit, ran[i].Start, rep[i])

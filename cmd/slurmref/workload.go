@@ -65,9 +65,11 @@ func writePlan(out io.Writer, jobs []Job) error {
 	return w.Flush()
 }
 
-// fields reads a file of whitespace-separated integer fields, n a line,
-// calling row for each line (numbered from 1).
-func fields(name string, n int, row func(line int, v []int64) error) error {
+// records reads a file of whitespace-separated fields, n a line (blank
+// lines skipped), calling row with each line's fields; an error of row is
+// prefixed with the file and line. want names the fields for the error of
+// a line with another count.
+func records(name string, n int, want string, row func(t []string) error) error {
 	f, err := os.Open(name)
 	if err != nil {
 		return err
@@ -82,24 +84,41 @@ func fields(name string, n int, row func(line int, v []int64) error) error {
 			continue
 		}
 		if len(t) != n {
-			return fmt.Errorf("%s:%d: %d fields; want %d", name, line, len(t), n)
+			return fmt.Errorf("%s:%d: %d fields; want %s", name, line, len(t), want)
 		}
-		v := make([]int64, n)
-		for i, x := range t {
-			if v[i], err = strconv.ParseInt(x, 10, 64); err != nil {
-				return fmt.Errorf("%s:%d: field %d: %q is not an integer", name, line, i+1, x)
-			}
-		}
-		if err := row(line, v); err != nil {
+		if err := row(t); err != nil {
 			return fmt.Errorf("%s:%d: %v", name, line, err)
 		}
 	}
 	return s.Err()
 }
 
+// integers parses t's fields as integers.
+func integers(t []string) ([]int64, error) {
+	v := make([]int64, len(t))
+	for i, x := range t {
+		var err error
+		if v[i], err = strconv.ParseInt(x, 10, 64); err != nil {
+			return nil, fmt.Errorf("field %d: %q is not an integer", i+1, x)
+		}
+	}
+	return v, nil
+}
+
+// fields reads a file of whitespace-separated integer fields, n a line.
+func fields(name string, n int, row func(v []int64) error) error {
+	return records(name, n, strconv.Itoa(n), func(t []string) error {
+		v, err := integers(t)
+		if err != nil {
+			return err
+		}
+		return row(v)
+	})
+}
+
 func readPlan(name string) ([]Job, error) {
 	var jobs []Job
-	err := fields(name, 5, func(_ int, v []int64) error {
+	err := fields(name, 5, func(v []int64) error {
 		j := Job{ID: int(v[0]), Submit: int(v[1]), Run: int(v[2]), CPUs: int(v[3]), Limit: int(v[4])}
 		switch {
 		case j.ID != len(jobs)+1:
@@ -129,43 +148,27 @@ type Ran struct {
 func readSlurm(name string, t0 int64, n int) ([]Ran, error) {
 	ran := make([]Ran, n)
 	seen := make([]bool, n)
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	s := bufio.NewScanner(f)
-	line := 0
-	for s.Scan() {
-		line++
-		t := strings.Fields(s.Text())
-		if len(t) == 0 {
-			continue
-		}
-		if len(t) != 5 {
-			return nil, fmt.Errorf("%s:%d: %d fields; want job submit start end state", name, line, len(t))
-		}
-		var v [4]int64
-		for i := range v {
-			if v[i], err = strconv.ParseInt(t[i], 10, 64); err != nil {
-				return nil, fmt.Errorf("%s:%d: field %d: %q is not an integer", name, line, i+1, t[i])
-			}
+	err := records(name, 5, "job submit start end state", func(t []string) error {
+		v, err := integers(t[:4])
+		if err != nil {
+			return err
 		}
 		j := v[0]
 		switch {
 		case j < 1 || j > int64(n):
-			return nil, fmt.Errorf("%s:%d: job %d; want 1..%d", name, line, j, n)
+			return fmt.Errorf("job %d; want 1..%d", j, n)
 		case seen[j-1]:
-			return nil, fmt.Errorf("%s:%d: job %d again", name, line, j)
+			return fmt.Errorf("job %d again", j)
 		case t[4] != "COMPLETED":
-			return nil, fmt.Errorf("%s:%d: job %d is %s; want COMPLETED", name, line, j, t[4])
+			return fmt.Errorf("job %d is %s; want COMPLETED", j, t[4])
 		case v[1] < t0 || v[2] < v[1] || v[3] < v[2]:
-			return nil, fmt.Errorf("%s:%d: job %d: submit %d, start %d, end %d: want t0 (%d) <= submit <= start <= end", name, line, j, v[1], v[2], v[3], t0)
+			return fmt.Errorf("job %d: submit %d, start %d, end %d: want t0 (%d) <= submit <= start <= end", j, v[1], v[2], v[3], t0)
 		}
 		seen[j-1] = true
 		ran[j-1] = Ran{Submit: float64(v[1] - t0), Start: float64(v[2] - t0), End: float64(v[3] - t0)}
-	}
-	if err := s.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	for i, ok := range seen {

@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -92,7 +93,7 @@ func answerTables(per []map[string]map[string][]replay.JobResult) []reports.Tabl
 			c, lo, hi := analysis.MeanCI(changes, 0.95)
 			rows = append(rows, row{pol: pol, mean: analysis.Mean(means), chg: c, lo: lo, hi: hi})
 		}
-		slices.SortStableFunc(rows, func(a, b row) int { return cmpFloat(a.chg, b.chg) })
+		slices.SortStableFunc(rows, func(a, b row) int { return cmp.Compare(a.chg, b.chg) })
 		var fair []float64
 		for _, m := range per {
 			fair = append(fair, meanSojourn(m[w]["fair"]))
@@ -119,16 +120,6 @@ func answerTables(per []map[string]map[string][]replay.JobResult) []reports.Tabl
 		out = append(out, tab)
 	}
 	return out
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // offeredLoad is one workload's load on the paper's cluster: the work its
