@@ -300,9 +300,11 @@ slurm-check: build
 # Referee easy with a real Slurm: run 42 sleep jobs on a one-node Slurm of
 # 16 CPUs with EASY backfilling (installed and started as for
 # slurm-check), replay the same workload under easy in Slurm's settings,
-# and fail unless the start orders agree (Kendall's tau-b >= 0.98) and 95%
-# of the starts are within 3 s (cmd/slurmref computes both). About three
-# minutes; everything under $(OUT)/slurm-validate.
+# its passes at the instants of Slurm's two schedulers' runs (from
+# slurmctld's log), and fail unless the start orders agree (Kendall's
+# tau-b >= 0.98) and 95% of the starts are within 3 s (cmd/slurmref
+# computes both). About two minutes; everything under
+# $(OUT)/slurm-validate.
 .PHONY: slurm-validate
 slurm-validate: build
 	$(GO) build -o bin/slurmref ./cmd/slurmref

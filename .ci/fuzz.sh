@@ -31,6 +31,7 @@ targets=(
 	traces/formats:FuzzImportAlibaba
 	traces/formats:FuzzExportRoundTrip
 	schedulers/exec:FuzzReply
+	schedulers/easy:FuzzParsePassTimes
 )
 secs=${FUZZTIME%s}
 [[ $secs =~ ^[0-9]+$ ]] || { echo "fuzz: FUZZTIME=$FUZZTIME; want seconds, e.g. 20s" >&2; exit 1; }

@@ -4,7 +4,8 @@
 # messages), DIR (the directory of the configuration, state, keys and
 # logs; emptied), PORT (slurmctld's port; slurmd takes the next one),
 # PORT_VAR (the environment variable that sets PORT, for messages) and
-# TIMEOUT (seconds to wait for the daemons and for a job).
+# TIMEOUT (seconds to wait for the daemons and for a job); CTLD_DEBUG,
+# slurmctld's log level, is info unless it sets it.
 
 say() { echo "$WHO: $*"; }
 prefix() { while IFS= read -r l; do echo "$1$l"; done; }
@@ -133,7 +134,7 @@ slurm_start() {
 		SlurmdPidFile=$DIR/run/slurmd.pid
 		SlurmctldLogFile=$DIR/log/slurmctld.log
 		SlurmdLogFile=$DIR/log/slurmd.log
-		SlurmctldDebug=info
+		SlurmctldDebug=${CTLD_DEBUG:-info}
 		SlurmdDebug=info
 		ProctrackType=proctrack/linuxproc
 		TaskPlugin=task/none

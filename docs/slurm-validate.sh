@@ -24,7 +24,7 @@
 #   5. write the workload as Slurm ran it as CSV (fractional submit times,
 #      run time = Slurm's end - start, estimate = the time limit x CPUs),
 #      bench import it, and replay it under easy on one node of 16 map
-#      slots, the passes at the phase of this run's backfill passes;
+#      slots, its passes at the instants of Slurm's passes in the log;
 #   6. compare the start times to the millisecond (slurmref compare): Kendall's tau-b of the
 #      start orders must be at least 0.98 and 95% of the jobs must start
 #      within 3 s of Slurm's start.
@@ -46,31 +46,37 @@ JOBS=${SLURM_VALIDATE_JOBS:-42}
 CPUS=16
 
 # The replay's side: Slurm's backfill tries the queued jobs in priority
-# order, here submit order (fcfs); a job of the workload is rigid and asks for all
-# its CPUs at once, so job-share does not limit it.
-# easy in Slurm's settings: the job at the head reserves the whole node
+# order, here submit order (fcfs); a job of the workload is rigid and asks
+# for all its CPUs at once, so job-share does not limit it. easy in
+# Slurm's settings: the job at the head reserves the whole node
 # (node-granular, as backfill.c's _add_reservation), a backfilled job may
-# not end exactly at the reservation's start (end-at-shadow refuse),
-# queue order for backfilling, whole jobs at once. Slurm's backfill
-# passes every second (bf_interval=1) at a fraction of the second that
-# creeps by about a millisecond a pass; the replay passes every second
-# (decision-interval 1) at the median fraction of this run's passes
-# (decision-phase, read from the log), its heartbeats every 0.01 s
-# launching a job within 0.01 s of its pass, as Slurm's start follows its
-# pass by a millisecond or so. The times are the log's milliseconds, so a
-# job's end falls on the same side of a pass as in Slurm.
-# A job that cannot start now is reserved
-# where Slurm's select plugin puts it (will-run-window 30: at the end of
-# the last running job of the 30 s window of ends after which it fits,
-# windows aligned on the wall clock), not at the earliest time it fits.
-# A job's end also runs Slurm's main scheduler at once (main-scheduler):
-# the jobs at the head of the queue that fit start then, up to the first
-# that does not; backfilling waits for the next pass.
+# not end exactly at the reservation's start (end-at-shadow refuse). A job
+# that cannot start now is reserved where Slurm's select plugin puts it
+# (will-run-window 30: at the end of the last running job of the 30 s
+# window of ends after which it fits, windows aligned on the wall clock),
+# not at the earliest time it fits.
+# Slurm decides only in its two schedulers' runs, each on its own clock:
+# the backfill agent every bf_interval after the end of its last pass (so
+# its phase in the second creeps), and the main scheduler, which starts
+# jobs from the head of the queue, from slurmctld's background loop once
+# a second (sched_interval=1). A job end does not run the main scheduler
+# at once here: without an Epilog, slurmd answers the terminate request
+# with ESLURMD_KILL_JOB_ALREADY_COMPLETE, and agent.c then only calls
+# queue_job_scheduler(), whose request the loop honours after
+# batch_sched_delay (3 s) since its last run, which the once-a-second run
+# never lets pass. The replay runs its passes at the instants of this
+# run's passes, read from the log (pass-times, from slurmref passes), so
+# that the comparison is of what each pass decides, not of this machine's
+# timing, and leaves out the runs during which a job was completing (from
+# its end until slurmd's answer to the terminate request, a few
+# milliseconds), when the node is in cg_node_bitmap and neither
+# scheduler starts anything on it. Its heartbeats every millisecond, the
+# log's resolution, so a decision launches within it.
 EASY_OPTIONS=(--easy.job-share 1 --easy.backfill-order fcfs --easy.reservations 1
-	--easy.node-granular --easy.end-at-shadow refuse --easy.decision-interval 1
-	--easy.main-scheduler)
+	--easy.node-granular --easy.end-at-shadow refuse --easy.decision-interval 1)
 
 WHO=slurm-validate
+CTLD_DEBUG=debug # logs the main scheduler's runs
 PORT_VAR=SLURM_VALIDATE_PORT
 # shellcheck source=docs/slurm-lib.sh
 . "$(dirname "$0")/slurm-lib.sh"
@@ -90,8 +96,9 @@ slurm_install
 
 # --- 2. A one-node Slurm of 16 CPUs -------------------------------------
 # config_overrides: slurmd takes the node line's CPUs instead of the
-# machine's. sched_interval=1: the main scheduling loop also runs every
-# second besides on each submission and end. DebugFlags=Backfill logs each
+# machine's. sched_interval=1: the main scheduler runs every second (its
+# only runs here, as above). DebugFlags=TraceJobs logs the end of each
+# job's completing state; DebugFlags=Backfill logs each
 # backfill decision (a job's planned start, a job started) in
 # log/slurmctld.log, to explain a disagreement.
 mem=$(slurmd -C | sed -n 's/.* RealMemory=\([0-9]*\).*/\1/p' | head -n 1)
@@ -99,7 +106,7 @@ mem=$(slurmd -C | sed -n 's/.* RealMemory=\([0-9]*\).*/\1/p' | head -n 1)
 slurm_start "NodeName=$(hostname -s) CPUs=$CPUS Boards=1 SocketsPerBoard=1 CoresPerSocket=$CPUS ThreadsPerCore=1 RealMemory=$mem" \
 	"SlurmdParameters=config_overrides
 PriorityType=priority/basic
-DebugFlags=Backfill
+DebugFlags=Backfill,TraceJobs
 SchedulerParameters=bf_interval=1,bf_resolution=1,bf_job_part_count_reserve=1,sched_interval=1,bf_continue"
 
 # --- 3. The workload ----------------------------------------------------
@@ -142,18 +149,18 @@ say "Slurm ran the workload in $makespan s (first submission at $t0, $((t0 - zer
 
 # --- 5. The same workload replayed --------------------------------------
 # Times to the millisecond from slurmctld's log (checked against
-# scontrol's seconds), and the replay's passes at the fraction of the
-# second at which this run's backfill passes began (their median).
+# scontrol's seconds), and the replay's passes at the instants of this
+# run's backfill passes and main-scheduler runs.
 LOGTIMES=(-log "$DIR/log/slurmctld.log")
-phase=$("$SLURMREF" phase "${LOGTIMES[@]}" -t0 "$t0")
+"$SLURMREF" passes "${LOGTIMES[@]}" -t0 "$t0" > "$DIR/passes.txt"
 "$SLURMREF" csv -plan "$DIR/plan.txt" -slurm "$DIR/slurm.txt" "${LOGTIMES[@]}" -t0 "$t0" > "$DIR/workload.csv"
 "$BENCH" import csv "$DIR/workload.csv" --out "$DIR/workload.arrow" > /dev/null
 # Slurm's will-run test aligns its windows of running-job ends on the
 # wall clock: the replay needs the wall-clock second of time 0.
-opts=("${EASY_OPTIONS[@]}" --easy.decision-phase "$phase" --easy.will-run-window 30 --easy.window-epoch "$t0")
+opts=("${EASY_OPTIONS[@]}" --easy.pass-times "$DIR/passes.txt" --easy.will-run-window 30 --easy.window-epoch "$t0")
 say "bench replay --scheduler easy ${opts[*]}"
 "$BENCH" replay --trace "$DIR/workload.arrow" --nodes 1 --nodes-per-rack 1 --map-slots "$CPUS" --reduce-slots 1 \
-	--heartbeat 0.01 --scheduler easy "${opts[@]}" --out "$DIR/replay" --format csv --tasks=false --occupancy=false > /dev/null
+	--heartbeat 0.001 --scheduler easy "${opts[@]}" --out "$DIR/replay" --format csv --tasks=false --occupancy=false > /dev/null
 
 # --- 6. Agreement -------------------------------------------------------
 "$SLURMREF" compare -plan "$DIR/plan.txt" -slurm "$DIR/slurm.txt" "${LOGTIMES[@]}" -t0 "$t0" -replay "$DIR/replay/jobs.csv" \

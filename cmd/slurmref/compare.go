@@ -130,7 +130,7 @@ func Compare(ran []Ran, rep []float64, tol float64) Agreement {
 func (a Agreement) Print(out io.Writer, ran []Ran, rep []float64) {
 	fmt.Fprintf(out, "jobs %d, pairs: %d concordant, %d discordant, %d tied\n", len(ran), a.Pairs[0], a.Pairs[1], a.Pairs[2])
 	fmt.Fprintf(out, "Kendall tau-b of start order: %.4f\n", a.Tau)
-	fmt.Fprintf(out, "starts within %g s: %.1f%%; |replay - Slurm| mean %.2f s, max %.2f s; replay - Slurm mean %+.2f s\n",
+	fmt.Fprintf(out, "starts within %g s: %.1f%%; |replay - Slurm| mean %.3f s, max %.3f s; replay - Slurm mean %+.3f s\n",
 		a.Tol, 100*a.Within, a.Mean, a.Max, a.Bias)
 	idx := make([]int, len(ran))
 	for i := range idx {

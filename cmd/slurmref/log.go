@@ -3,10 +3,10 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"regexp"
-	"slices"
 	"strconv"
 	"time"
 )
@@ -19,16 +19,36 @@ var (
 	startRE  = regexp.MustCompile(`^(?:sched: Allocate JobId=(\d+) |sched/backfill: _start_job: Started JobId=(\d+) )`)
 	endRE    = regexp.MustCompile(`^_job_complete: JobId=(\d+) done$`)
 	passRE   = regexp.MustCompile(`^sched/backfill: _attempt_backfill: beginning$`)
+	// The main scheduler's runs are logged at SlurmctldDebug=debug, and
+	// the end of a job's completing state with DebugFlags=TraceJobs.
+	mainRE    = regexp.MustCompile(`^debug:\s+sched: Running job scheduler `)
+	cleanupRE = regexp.MustCompile(`^TRACE_JOBS: cleanup_completing: JobId=(\d+)$`)
 )
 
 const stampLayout = "2006-01-02T15:04:05.000"
 
 // LogTimes is what slurmctld's log says of a run: each job's submission,
 // start and end (epoch seconds, to the millisecond; NaN if absent) and
-// the instants at which the backfill passes began.
+// the runs of the backfill agent and of the main scheduler.
 type LogTimes struct {
 	Submit, Start, End []float64
-	Passes             []float64
+	Runs               []Run
+	// Cleanups counts the ends of completing states (TraceJobs lines).
+	Cleanups int
+}
+
+// A Run is one run of Slurm's backfill agent (a pass) or of its main
+// scheduler, and whether a job was completing then: from its end
+// ("_job_complete: ... done") until slurmd answers the terminate
+// request ("cleanup_completing"), its node is in cg_node_bitmap, where
+// neither scheduler starts a job (node_scheduler.c, _pick_best_nodes:
+// "bit_and_not(node_set_ptr[i].my_bitmap, cg_node_bitmap)"; backfill.c:
+// "bit_overlap_any(avail_bitmap, cg_node_bitmap)"). The log's order of
+// lines decides, not their milliseconds.
+type Run struct {
+	At         float64
+	Main       bool // the main scheduler's, else a backfill pass
+	Completing bool
 }
 
 // ReadLog reads slurmctld's log for jobs 1..n (none: the passes alone) (JobIds; the script starts
@@ -41,6 +61,7 @@ func ReadLog(name string, n int) (*LogTimes, error) {
 	}
 	defer f.Close()
 	lt := &LogTimes{Submit: nans(n), Start: nans(n), End: nans(n)}
+	completing := map[string]bool{} // JobIds ended and not cleaned up
 	s := bufio.NewScanner(f)
 	s.Buffer(make([]byte, 64<<10), 1<<20)
 	line := 0
@@ -56,9 +77,17 @@ func ReadLog(name string, n int) (*LogTimes, error) {
 		}
 		t := float64(tm.UnixMilli()) / 1000
 		msg := m[2]
-		if passRE.MatchString(msg) {
-			lt.Passes = append(lt.Passes, t)
+		if main := mainRE.MatchString(msg); main || passRE.MatchString(msg) {
+			lt.Runs = append(lt.Runs, Run{At: t, Main: main, Completing: len(completing) > 0})
 			continue
+		}
+		if x := cleanupRE.FindStringSubmatch(msg); x != nil {
+			lt.Cleanups++
+			delete(completing, x[1])
+			continue
+		}
+		if x := endRE.FindStringSubmatch(msg); x != nil {
+			completing[x[1]] = true
 		}
 		if n == 0 {
 			continue
@@ -122,18 +151,43 @@ func Refine(ran []Ran, lt *LogTimes, t0 float64) ([]Ran, error) {
 	return out, nil
 }
 
-// Phase is the median fraction of a second (of time 0's clock) at which
-// the backfill passes began: Slurm sleeps bf_interval after each pass, so
-// the passes keep a phase that creeps by the length of a pass (about a
-// millisecond) each second.
-func Phase(passes []float64, t0 float64) (float64, error) {
-	if len(passes) == 0 {
-		return 0, fmt.Errorf("no backfill pass in the log (DebugFlags=Backfill logs them)")
+// WritePasses writes the runs of both schedulers from time 0 on, for
+// easy's pass-times: "SECONDS backfill" or "SECONDS main" per line, in
+// the log's order, seconds from t0 to the millisecond. A run while a job
+// was completing could start nothing on the one node and is left out,
+// counted in a comment.
+func WritePasses(out io.Writer, lt *LogTimes, t0 float64) error {
+	var passes, mains, idle int
+	for _, r := range lt.Runs {
+		if r.Main {
+			mains++
+		} else {
+			passes++
+		}
 	}
-	fr := make([]float64, len(passes))
-	for i, p := range passes {
-		fr[i] = p - t0 - math.Floor(p-t0)
+	switch {
+	case passes == 0:
+		return fmt.Errorf("no backfill pass in the log (DebugFlags=Backfill logs them)")
+	case mains == 0:
+		return fmt.Errorf("no run of the main scheduler in the log (SlurmctldDebug=debug logs them)")
+	case lt.Cleanups == 0:
+		return fmt.Errorf("no end of a completing job in the log (DebugFlags=TraceJobs logs them)")
 	}
-	slices.Sort(fr)
-	return fr[len(fr)/2], nil
+	w := bufio.NewWriter(out)
+	for _, r := range lt.Runs {
+		if r.At < t0 {
+			continue
+		}
+		if r.Completing {
+			idle++
+			continue
+		}
+		kind := "backfill"
+		if r.Main {
+			kind = "main"
+		}
+		fmt.Fprintf(w, "%.3f %s\n", r.At-t0, kind)
+	}
+	fmt.Fprintf(w, "# %d runs while a job was completing left out\n", idle)
+	return w.Flush()
 }

@@ -4,7 +4,7 @@
 //
 //	slurmref plan    --seed S --jobs N --cpus C               the workload, one job a line
 //	slurmref csv     --plan F --slurm F [--log L]             the workload as Slurm ran it, for bench import csv
-//	slurmref phase   --log L --t0 T                           the fraction of a second of the backfill passes
+//	slurmref passes  --log L --t0 T                           the instants of Slurm's scheduling runs, for easy's pass-times
 //	slurmref compare --plan F --slurm F [--log L] --replay jobs.csv  agreement of the start times
 //
 // plan prints "job submit_s run_s cpus limit_min" lines: the jobs to
@@ -15,7 +15,8 @@
 // being given by --t0. With --log, slurmctld's log gives the same times to
 // the millisecond (checked against scontrol's seconds): Slurm's backfill
 // passes every second at some fraction of it, and which side of a pass a
-// job's end falls decides what starts then.
+// job's end falls decides what starts then; passes lists the runs of
+// Slurm's backfill agent and main scheduler, for easy's pass-times.
 package main
 
 import (
@@ -33,7 +34,7 @@ func main() {
 	}
 }
 
-const usage = "usage: slurmref plan|swf|compare [options]; slurmref CMD -h lists CMD's options"
+const usage = "usage: slurmref plan|csv|passes|compare [options]; slurmref CMD -h lists CMD's options"
 
 func run(args []string, out io.Writer) error {
 	if len(args) == 0 {
@@ -66,24 +67,22 @@ func run(args []string, out io.Writer) error {
 			return err
 		}
 		return WriteCSV(out, plan, ran)
-	case "phase":
-		logFile := fs.String("log", "", "slurmctld's log, with DebugFlags=Backfill")
+	case "passes":
+		logFile := fs.String("log", "", "slurmctld's log, with DebugFlags=Backfill,TraceJobs and SlurmctldDebug=debug")
 		t0 := fs.Int64("t0", 0, "epoch second of time 0")
 		if err := parse(fs, args[1:]); err != nil {
 			return err
 		}
 		if *logFile == "" {
-			return errors.New("phase: -log is required")
+			return errors.New("passes: -log is required")
 		}
 		lt, err := ReadLog(*logFile, 0)
 		if err != nil {
 			return err
 		}
-		p, err := Phase(lt.Passes, float64(*t0))
-		if err != nil {
+		if err := WritePasses(out, lt, float64(*t0)); err != nil {
 			return fmt.Errorf("%s: %v", *logFile, err)
 		}
-		fmt.Fprintf(out, "%.3f\n", p)
 		return nil
 	case "compare":
 		planFile := fs.String("plan", "", "the workload from slurmref plan")

@@ -143,6 +143,7 @@ var clusterParams = map[string]clusterParam{
 // are, not to the working directory. (An external policy's command line
 // runs in the working directory, as bench replay --exec's does.)
 var fileOptions = map[string]bool{
+	"easy.pass-times":      true,
 	"fair.pools":           true,
 	"capacity.queues":      true,
 	"yarn-capacity.queues": true,

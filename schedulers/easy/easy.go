@@ -77,6 +77,10 @@ type Easy struct {
 	changedAt replay.Time
 	// ended: a job ended since the last pass (main-scheduler).
 	ended bool
+	// With pass-times: the next listed pass, and whether a job arrived
+	// or ended since the last pass of either kind (for a main pass).
+	passIdx     int
+	mainChanged bool
 	// The backfilling variants' pass (plan.go): its profile, the slots of
 	// the largest node per kind, and a count of passes that marks jobs.
 	profile easyProfile
@@ -130,7 +134,9 @@ type easyOptions struct {
 	epoch  int64
 	// main: at a job end, start jobs from the head of the queue at once,
 	// before the next pass (Slurm's main scheduler).
-	main     bool
+	main bool
+	// passes: the listed passes of pass-times, in order.
+	passes   []passTime
 	profiled bool // plan even with EASY's settings (tests)
 }
 
@@ -171,7 +177,8 @@ var easyOptionList = []policy.Option{
 	{Name: "window-epoch", Default: "0", Usage: "wall-clock second (Unix time) of the trace's time 0, on which will-run-window's windows are aligned"},
 	{Name: "decision-interval", Default: "0", Usage: "seconds between scheduling passes: 0 = at every instant with arrivals or job ends; d > 0 = at multiples of d, each deciding the arrivals and ends before it (Slurm's bf_interval, sched_interval)"},
 	{Name: "decision-phase", Default: "0", Usage: "seconds after each multiple of decision-interval at which the passes run, in [0, decision-interval): Slurm's backfill passes fall at a fixed fraction of the second, read from slurmctld's log"},
-	{Name: "main-scheduler", Default: "false", Usage: "at the instant of a job end, start queued jobs from the head in queue order while they fit, stopping at the first that does not, without waiting for the next pass (Slurm's main scheduler, job_scheduler.c schedule(), run when a job's epilog completes); backfilling stays on the passes"},
+	{Name: "main-scheduler", Default: "false", Usage: "at the instant of a job end, start queued jobs from the head in queue order while they fit, stopping at the first that does not, without waiting for the next pass (Slurm's main scheduler, job_scheduler.c schedule(), run at once when an epilog-complete message arrives); backfilling stays on the passes"},
+	{Name: "pass-times", Default: "", Usage: "file of the passes' instants, one \"SECONDS backfill\" or \"SECONDS main\" per line (seconds from time 0, in order): a backfill pass starts the head of the queue, then backfills; a main pass starts the head alone. Slurm's two schedulers as its log timed them (slurmref passes); after the last line, decision-interval's passes", OmitDefault: true},
 }
 
 // Name is the policy's name in the registry and on the command line.
@@ -213,8 +220,15 @@ func New(s *policy.Settings) (*Easy, error) {
 	o.window = int64(s.Int("will-run-window"))
 	o.epoch = int64(s.Uint64("window-epoch") % (1 << 62))
 	o.main = s.Bool("main-scheduler")
+	passTimes := s.String("pass-times")
 	if err := s.Err(); err != nil {
 		return nil, err
+	}
+	if passTimes != "" {
+		var err error
+		if o.passes, err = readPassTimes(passTimes); err != nil {
+			return nil, fmt.Errorf("%s.pass-times: %v", s.Policy, err)
+		}
 	}
 	switch {
 	case !(o.jobShare > 0 && o.jobShare <= 1):
@@ -373,6 +387,7 @@ func (e *Easy) change(v *replay.View) {
 	if !e.changed {
 		e.changed, e.changedAt = true, v.Now()
 	}
+	e.mainChanged = true
 }
 
 // Decide implements replay.Decider: one scheduling pass once every
@@ -388,6 +403,9 @@ func (e *Easy) change(v *replay.View) {
 // With main-scheduler, a job end also starts, at once, the jobs at the
 // head of the queue that fit (head); the pass still follows on the tick.
 func (e *Easy) Decide(v *replay.View) replay.Time {
+	if due, ok := e.decideListed(v); ok {
+		return due
+	}
 	if !e.changed {
 		return replay.Never
 	}

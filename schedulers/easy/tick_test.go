@@ -1,7 +1,10 @@
 package easy
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"sojourn/replay"
@@ -144,5 +147,69 @@ func TestMainScheduler(t *testing.T) {
 			got = append(got, j.FirstLaunch.Sec())
 		}
 		checkStarts(t, "main-scheduler "+c.main, got, c.want)
+	}
+}
+
+// TestPassTimes: with pass-times the passes run at the listed instants,
+// each seeing the arrivals and ends up to and including its own; a
+// backfill pass starts the head of the queue and backfills, a main pass
+// (Slurm's main scheduler, job_scheduler.c _schedule: the queue in
+// priority order, stopping the partition at the first job that does not
+// fit, as TestMainScheduler quotes) starts the head alone. The jobs of
+// TestMainScheduler and E (width 16, 1 s, at 20), heartbeats every
+// 0.1 s, decision-interval 1 after the list:
+//
+//	0.5 backfill: A starts (B, then C, D wait: no slot free).
+//	6.0 main: A ended at 5.5; B starts; C (12) does not fit the 8 left,
+//	    and D, which would, is not tried.
+//	7.5 backfill: C reserved at B's requested end 16 (the whole node);
+//	    D, ending at 9.5, is backfilled.
+//	9.7 main: D ended at 9.5, 8 slots free: C still does not fit.
+//	10.0 main: B's end at 10.0, the pass's own instant, frees the node:
+//	    C starts.
+//
+// The list ends there: E, arriving at 20, waits for decision-interval's
+// pass after it, 21.
+func TestPassTimes(t *testing.T) {
+	jobs := []traces.Job{swfJob(0, 16, 5, 5), swfJob(0.2, 8, 4, 10), swfJob(0.3, 12, 3, 3), swfJob(0.4, 4, 2, 2), swfJob(20, 16, 1, 1)}
+	passes := filepath.Join(t.TempDir(), "passes.txt")
+	list := "# slurmref passes\n0.5 backfill\n6.0 main\n7.5 backfill\n9.7 main\n10.0 main\n"
+	if err := os.WriteFile(passes, []byte(list), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := replay.Config{Nodes: 1, NodesPerRack: 1, MapSlots: 16, ReduceSlots: 1, Heartbeat: 0.1}
+	opts := map[string]string{"job-share": "1", "backfill-order": "fcfs", "node-granular": "true",
+		"end-at-shadow": "refuse", "decision-interval": "1", "pass-times": passes}
+	r := replaytest.Run(t, replaytest.TraceOf(t, jobs...), replaytest.Build(t, Policy.Build, opts), cfg)
+	var got []float64
+	for _, j := range r.Jobs {
+		got = append(got, j.FirstLaunch.Sec())
+	}
+	checkStarts(t, "pass-times", got, []float64{0.5, 6, 10, 7.5, 21})
+}
+
+// TestPassTimesBad: a pass-times file that cannot be read is refused,
+// naming the file and line.
+func TestPassTimesBad(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ text, want string }{
+		{"1 backfill\n2\n", "p:2: \"2\"; want \"SECONDS backfill\" or \"SECONDS main\""},
+		{"x main\n", "p:1: time \"x\"; want seconds >= 0"},
+		{"-1 main\n", "p:1: time \"-1\""},
+		{"1 both\n", "p:1: pass \"both\"; want backfill or main"},
+		{"2 main\n1 main\n", "p:2: time 1 before the line above's"},
+		{"# nothing\n", "p: no pass"},
+	} {
+		p := filepath.Join(dir, "p")
+		if err := os.WriteFile(p, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Policy.Build(map[string]string{"pass-times": p})
+		if err == nil || !strings.Contains(err.Error(), "easy.pass-times: "+filepath.Join(dir, c.want)) {
+			t.Errorf("%q: error %v; want one containing %q", c.text, err, c.want)
+		}
+	}
+	if _, err := Policy.Build(map[string]string{"pass-times": filepath.Join(dir, "none")}); err == nil || !strings.Contains(err.Error(), "none") {
+		t.Errorf("a missing file: error %v", err)
 	}
 }

@@ -1,0 +1,116 @@
+package easy
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"sojourn/replay"
+	"sojourn/schedulers/internal/policy"
+)
+
+// A passTime is one listed scheduling pass (option pass-times): a
+// backfill pass (the head of the queue, then backfilling, as every pass
+// of decision-interval) or a main-scheduler pass (the head alone).
+type passTime struct {
+	at   replay.Time
+	main bool
+}
+
+// readPassTimes reads a pass-times file: one pass per line, "SECONDS
+// backfill" or "SECONDS main", seconds from the trace's time 0 in
+// non-decreasing order; '#' starts a comment. slurmref passes writes it
+// from slurmctld's log, where Slurm's backfill agent and main scheduler
+// each run on their own clock.
+func readPassTimes(path string) ([]passTime, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return parsePassTimes(f, path)
+}
+
+// parsePassTimes parses a pass-times file read from r, named path in
+// errors.
+func parsePassTimes(r io.Reader, path string) ([]passTime, error) {
+	var out []passTime
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), 4096)
+	for ln := 1; sc.Scan(); ln++ {
+		line := policy.StripComment(sc.Text())
+		if line == "" {
+			continue
+		}
+		fields := strings.Fields(line)
+		if len(fields) != 2 {
+			return nil, fmt.Errorf("%s:%d: %q; want \"SECONDS backfill\" or \"SECONDS main\"", path, ln, line)
+		}
+		s, err := strconv.ParseFloat(fields[0], 64)
+		if err != nil || !(s >= 0) || math.IsInf(s, 0) || s > 1e12 {
+			return nil, fmt.Errorf("%s:%d: time %q; want seconds >= 0", path, ln, fields[0])
+		}
+		p := passTime{at: replay.Seconds(s)}
+		switch fields[1] {
+		case "backfill":
+		case "main":
+			p.main = true
+		default:
+			return nil, fmt.Errorf("%s:%d: pass %q; want backfill or main", path, ln, fields[1])
+		}
+		if n := len(out); n > 0 && p.at < out[n-1].at {
+			return nil, fmt.Errorf("%s:%d: time %s before the line above's; want them in order", path, ln, fields[0])
+		}
+		out = append(out, p)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %v (lines of at most 4096 bytes)", path, err)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no pass; want lines of \"SECONDS backfill\" or \"SECONDS main\"", path)
+	}
+	return out, nil
+}
+
+// decideListed is Decide with pass-times: the next listed pass at or
+// after the first change it has not seen runs at its instant, seeing
+// every arrival and end up to and including that instant. A backfill
+// pass sees the changes since the last backfill pass; a main pass those
+// since the last pass of either kind, and starts jobs from the head of
+// the queue while they fit. After the last listed pass the passes of
+// decision-interval (or of every instant) take over.
+func (e *Easy) decideListed(v *replay.View) (replay.Time, bool) {
+	now := v.Now()
+	for e.passIdx < len(e.o.passes) {
+		if !e.changed {
+			return replay.Never, true
+		}
+		p := e.o.passes[e.passIdx]
+		if p.at > now {
+			return p.at, true
+		}
+		e.passIdx++
+		if p.at < now {
+			continue // it saw no change: the first came after it
+		}
+		e.v = v
+		e.integrate(v)
+		if p.main {
+			if e.mainChanged {
+				e.mainChanged = false
+				capacity := [2]int{v.Slots(replay.Map), v.Slots(replay.Reduce)}
+				free := [2]int{capacity[0] - e.reserved[0], capacity[1] - e.reserved[1]}
+				e.head(now, &free, capacity)
+			}
+		} else {
+			e.changed, e.mainChanged, e.ended = false, false, false
+			e.pass(v)
+		}
+		e.snapshot(v)
+	}
+	return 0, false
+}
