@@ -80,7 +80,9 @@ func (e *Engine) cpuRun(ni int32, t TaskRef, tk *task) {
 	x.swapEnd = tk.segStart + tk.swapDelay
 	x.end = tk.end
 	x.due, x.seq = tk.end, e.reserveSeq()
-	e.cpuQueue(ni)
+	if c := &e.cpus[ni]; !c.queuedBy(x.due, x.seq) {
+		e.cpuQueue(ni)
+	}
 }
 
 // runEnd is the end of task t's current run if it is running and not
@@ -108,9 +110,17 @@ func (c *nodeCPU) next() int {
 	return p
 }
 
+// queuedBy reports whether the node's queued event pops no later than
+// (due, seq). While a node's event is queued it pops no later than its
+// first due task: a change that brings a task earlier than it queues the
+// node again, and one that delays the first leaves it, to pop and queue
+// the node again then (cpuDue).
+func (c *nodeCPU) queuedBy(due Time, seq uint64) bool {
+	return c.queued && (c.at < due || (c.at == due && c.key <= seq))
+}
+
 // cpuQueue makes sure node ni's event is queued no later than its first
-// due task. A queued event that comes earlier stays: when it pops it
-// queues the node again (cpuDue).
+// due task.
 func (e *Engine) cpuQueue(ni int32) {
 	c := &e.cpus[ni]
 	p := c.next()
@@ -118,7 +128,7 @@ func (e *Engine) cpuQueue(ni int32) {
 		return
 	}
 	x := &c.tasks[p]
-	if c.queued && (c.at < x.due || (c.at == x.due && c.key <= x.seq)) {
+	if c.queuedBy(x.due, x.seq) {
 		return
 	}
 	c.queued, c.at, c.key = true, x.due, x.seq
@@ -151,7 +161,10 @@ func (e *Engine) cpuDue(ev event) {
 		// its end, behind what was queued meanwhile.
 		x.due, x.seq = x.end, e.reserveSeq()
 	default:
-		e.finishTask(x.ref, e.taskOf(x.ref))
+		e.finishTask(x.ref, e.taskOf(x.ref)) // may queue the node (rerate)
+		if c.queued {
+			return
+		}
 	}
 	e.cpuQueue(ni)
 }
@@ -172,6 +185,7 @@ func (e *Engine) rerate(ni int32, except TaskRef) {
 	old := n.rate
 	n.rate = rate
 	c := &e.cpus[ni]
+	first := -1 // the earliest of the tasks queued again
 	for i := range c.tasks {
 		x := &c.tasks[i]
 		if x.waiting || x.ref == except {
@@ -186,8 +200,13 @@ func (e *Engine) rerate(ni int32, except TaskRef) {
 		if end < x.end {
 			// Earlier: due at the new end, queued now.
 			x.due, x.seq = end, e.reserveSeq()
+			if first < 0 || end < c.tasks[first].due {
+				first = i
+			}
 		}
 		x.end = end
 	}
-	e.cpuQueue(ni)
+	if first >= 0 && !c.queuedBy(c.tasks[first].due, c.tasks[first].seq) {
+		e.cpuQueue(ni)
+	}
 }
