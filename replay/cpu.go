@@ -147,25 +147,22 @@ func (e *Engine) cpuDue(ev event) {
 	if !c.queued || c.at != ev.at || c.key != ev.key {
 		return // superseded by an earlier one
 	}
-	c.queued = false
-	p := c.next()
-	if p < 0 {
-		return
-	}
-	x := &c.tasks[p]
-	switch {
-	case x.due != e.now || x.seq != ev.key:
-		// The first due task changed since and is due later.
-	case x.end > e.now:
-		// Its node's shared CPUs slowed it since (rerate): due again at
-		// its end, behind what was queued meanwhile.
-		x.due, x.seq = x.end, e.reserveSeq()
-	default:
-		e.finishTask(x.ref, e.taskOf(x.ref)) // may queue the node (rerate)
-		if c.queued {
-			return
+	if p := c.next(); p >= 0 {
+		x := &c.tasks[p]
+		switch {
+		case x.due != e.now || x.seq != ev.key:
+			// The first due task changed since and is due later.
+		case x.end > e.now:
+			// Its node's shared CPUs slowed it since (rerate): due again
+			// at its end, behind what was queued meanwhile.
+			x.due, x.seq = x.end, e.reserveSeq()
+		default:
+			// Meanwhile the event being handled stands for the node's:
+			// nothing on the node is due before it.
+			e.finishTask(x.ref, e.taskOf(x.ref))
 		}
 	}
+	c.queued = false
 	e.cpuQueue(ni)
 }
 
