@@ -401,11 +401,13 @@ func (e *Engine) occupy(ni int32, t TaskRef, d int32) {
 	}
 	if e.cpuShared {
 		if d > 0 {
+			// The new task has no end yet: the others' move first.
+			e.rerate(ni)
 			e.cpus[ni].tasks = append(e.cpus[ni].tasks, cpuTask{ref: t, waiting: true})
 		} else {
 			e.cpuRemove(ni, t)
+			e.rerate(ni)
 		}
-		e.rerate(ni, t)
 	}
 }
 

@@ -167,10 +167,10 @@ func (e *Engine) cpuDue(ev event) {
 }
 
 // rerate sets node ni's task rate after its allocation changed and, if it
-// changed, moves the end of every task running there but except, which
-// has none yet. Reduces waiting for their maps are not running yet;
-// ApplicationMasters count in the allocation.
-func (e *Engine) rerate(ni int32, except TaskRef) {
+// changed, moves the end of every task running there. Reduces waiting for
+// their maps are not running yet; ApplicationMasters count in the
+// allocation.
+func (e *Engine) rerate(ni int32) {
 	n := &e.nodes[ni]
 	rate := 1.0
 	if used := n.capa[1] - n.avail[1]; used > n.capa[1] && n.capa[1] > 0 {
@@ -182,10 +182,10 @@ func (e *Engine) rerate(ni int32, except TaskRef) {
 	old := n.rate
 	n.rate = rate
 	c := &e.cpus[ni]
-	first := -1 // the earliest of the tasks queued again
+	first, firstDue := -1, Never // the earliest of the tasks queued again
 	for i := range c.tasks {
 		x := &c.tasks[i]
-		if x.waiting || x.ref == except {
+		if x.waiting {
 			continue
 		}
 		from := max(e.now, x.swapEnd) // the swap is not CPU work
@@ -197,13 +197,13 @@ func (e *Engine) rerate(ni int32, except TaskRef) {
 		if end < x.end {
 			// Earlier: due at the new end, queued now.
 			x.due, x.seq = end, e.reserveSeq()
-			if first < 0 || end < c.tasks[first].due {
-				first = i
+			if end < firstDue {
+				first, firstDue = i, end
 			}
 		}
 		x.end = end
 	}
-	if first >= 0 && !c.queuedBy(c.tasks[first].due, c.tasks[first].seq) {
+	if first >= 0 && !c.queuedBy(firstDue, c.tasks[first].seq) {
 		e.cpuQueue(ni)
 	}
 }

@@ -418,7 +418,7 @@ func (e *Engine) startAMs(ni int32) {
 		e.swapContainers(ni, e.amReq[0]) // the AM's start is not delayed by it
 		e.allocate(ni, &e.amReq, 1)
 		if e.cpuShared {
-			e.rerate(ni, TaskRef{Job: -1})
+			e.rerate(ni)
 		}
 		n.ams++
 		e.amUsedMB += e.amReq[0]
@@ -452,7 +452,7 @@ func (e *Engine) releaseAM(j *job) {
 	}
 	e.allocate(ni, &e.amReq, -1)
 	if e.cpuShared {
-		e.rerate(ni, TaskRef{Job: -1})
+		e.rerate(ni)
 	}
 	e.nodes[ni].ams--
 	e.amUsedMB -= e.amReq[0]
