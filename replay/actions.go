@@ -140,7 +140,7 @@ func (h *Heartbeat) Launch(t TaskRef) error {
 	} else {
 		tk.waiting = false
 		tk.end = now + swap + e.atNodeRate(n, work)
-		e.q.push(newEvent(tk.end, evTaskEnd, t.Job, t.Index, tk.gen, t.Kind))
+		e.queueEnd(h.node, t, tk)
 	}
 	e.stats.TaskEvents++
 	e.rec.occupancyChange(e, t.Job)
@@ -280,7 +280,7 @@ func (h *Heartbeat) Suspend(t TaskRef) error {
 	}
 	if !tk.waiting {
 		// The work left, at full speed (a node's shared CPUs slow it).
-		tk.remaining = max(0, tk.end-e.now)
+		tk.remaining = max(0, e.runEnd(t, tk)-e.now)
 		if n.rate != 1 {
 			tk.remaining = Time(math.Round(float64(tk.remaining) * n.rate))
 		}
@@ -336,7 +336,7 @@ func (h *Heartbeat) Resume(t TaskRef) error {
 		tk.end = e.now + swapIn
 	} else {
 		tk.end = e.now + swapIn + e.atNodeRate(n, tk.remaining)
-		e.q.push(newEvent(tk.end, evTaskEnd, t.Job, t.Index, tk.gen, t.Kind))
+		e.queueEnd(h.node, t, tk)
 	}
 	e.stats.TaskEvents++
 	e.rec.occupancyChange(e, t.Job)
@@ -373,6 +373,17 @@ func removeTask(list []TaskRef, t TaskRef, ni int32) []TaskRef {
 	return list[:last]
 }
 
+// queueEnd queues the end of task t, which has just started running on
+// node ni (tk.end), in the queue or, if its node's CPUs may be shared,
+// its node's list.
+func (e *Engine) queueEnd(ni int32, t TaskRef, tk *task) {
+	if e.cpuShared {
+		e.cpuRun(ni, t, tk)
+		return
+	}
+	e.q.push(newEvent(tk.end, evTaskEnd, t.Job, t.Index, tk.gen, t.Kind))
+}
+
 func (e *Engine) taskOf(t TaskRef) *task { return e.jobs[t.Job].rec(t.Kind, t.Index) }
 
 // occupy changes the busy slots of node ni by d for task t, keeping the
@@ -389,7 +400,14 @@ func (e *Engine) occupy(ni int32, t TaskRef, d int32) {
 		n.running = removeTask(n.running, t, ni)
 	}
 	if e.cpuShared {
-		e.rerate(ni, t)
+		if d > 0 {
+			// The new task has no end yet: the others' move first.
+			e.rerate(ni)
+			e.cpus[ni].tasks = append(e.cpus[ni].tasks, cpuTask{ref: t, waiting: true})
+		} else {
+			e.cpuRemove(ni, t)
+			e.rerate(ni)
+		}
 	}
 }
 

@@ -271,3 +271,78 @@ func TestContainerSuspendSwaps(t *testing.T) {
 		t.Errorf("%d suspensions, swap time %v; want 1 and 2 × 21.474836 s", r.Jobs[0].Suspensions, r.SwapTime)
 	}
 }
+
+// taskEnds is the end of each finished segment, by job, kind and index.
+func taskEnds(r *Result) map[TaskRef]float64 {
+	s := &r.Segments
+	m := map[TaskRef]float64{}
+	for i := range s.Job {
+		if s.Outcome[i] == OutcomeFinished {
+			m[TaskRef{Job: s.Job[i], Kind: s.Kind[i], Index: s.Task[i]}] = s.End[i].Sec()
+		}
+	}
+	return m
+}
+
+// Two tasks of unequal work share the CPUs: memory counted alone, 2
+// vcores, the AM and maps of 10 s and 20 s from 0 ask for 3: each runs at
+// 2/3. The 10 s map ends at 15; the 20 s map has done 15 × 2/3 = 10 s of
+// its work, and alone with the AM (2 vcores, full speed) does the other
+// 10 s by 25.
+func TestContainerSharedUnequal(t *testing.T) {
+	tr := mkTrace(t, jobSpec(0, []float64{10, 20}, nil, 0, 1024*mib))
+	r := mustRun(t, tr, &memoryOnly{}, oneYARNNode(16384, 2))
+	ends := taskEnds(r)
+	if a, b := ends[TaskRef{Kind: Map, Index: 0}], ends[TaskRef{Kind: Map, Index: 1}]; a != 15 || b != 25 {
+		t.Fatalf("maps end at %v and %v, want 15 and 25", a, b)
+	}
+}
+
+// A reduce waiting for its maps shares no CPU until its shuffle can run,
+// but counts in the allocation. Memory counted alone, 2 vcores, reduces
+// at once (slow-start 0). At 0 the AM and two 10 s maps ask for 3 vcores:
+// rate 2/3. The reduce (6 s, no shuffle bytes) is eligible once the last
+// map has launched (maybeEligible) and launches at the heartbeat of 1:
+// rate 1/2 from then. The maps have done 2/3 s and take 2 × 28/3 s =
+// 18.666667 s more: they end at 19.666667. Then the AM and the reduce ask
+// for 2 vcores: full speed, the reduce ends at 25.666667.
+func TestContainerSharedWaitingReduce(t *testing.T) {
+	tr := mkTrace(t, jobSpec(0, []float64{10, 10}, []float64{6}, 0, 1024*mib))
+	cfg := oneYARNNode(16384, 2)
+	cfg.SlowStart = -1 // reduces launch at once
+	r := mustRun(t, tr, &memoryOnly{}, cfg)
+	ends := taskEnds(r)
+	s := &r.Segments
+	for i := range s.Job {
+		if s.Kind[i] == Reduce && s.Start[i].Sec() != 1 {
+			t.Fatalf("the reduce launched at %v, want 1", s.Start[i])
+		}
+	}
+	if m, red := ends[TaskRef{Kind: Map, Index: 1}], ends[TaskRef{Kind: Reduce, Index: 0}]; m != 19.666667 || red != 25.666667 {
+		t.Fatalf("last map ends at %v, the reduce at %v; want 19.666667 and 25.666667", m, red)
+	}
+}
+
+// memorySuspender is suspender under a policy that counts memory alone.
+type memorySuspender struct{ suspender }
+
+func (memorySuspender) Counts(res string) bool { return res == ResMemoryMB }
+
+// A suspension keeps the work left at full speed, whatever the node's
+// rate. Memory counted alone, 4 GiB and 1 vcore. At 0 job 0's AM and its
+// 20 s map of 2 GiB share the vcore (rate 1/2). At 5 the map has done
+// 2.5 s; job 1's AM starts (rate 1/3: the map's 17.5 s left would take
+// 52.5 s), and the policy suspends the map (17.5 s of work kept) for job
+// 1's 5 s map of 1 GiB, which waits for the swap-out of the suspended 2
+// GiB (21.474836 s, as in TestContainerSuspendSwaps) and runs at 1/3
+// beside the two AMs: 15 s, to 41.474836, job 1's end. At the heartbeat
+// of 42 job 0's map resumes, swaps in (21.474836 s) and runs its 17.5 s
+// at 1/2 beside its AM: 35 s, to 98.474836.
+func TestContainerSharedSuspend(t *testing.T) {
+	tr := mkTrace(t, jobSpec(0, []float64{20}, nil, 0, 2048*mib), jobSpec(5, []float64{5}, nil, 0, 1024*mib))
+	r := mustRun(t, tr, memorySuspender{}, oneYARNNode(4096, 1))
+	wantTimes(t, "finishes", finishes(r), []float64{98.474836, 41.474836})
+	if r.Jobs[0].Suspensions != 1 {
+		t.Errorf("%d suspensions, want 1", r.Jobs[0].Suspensions)
+	}
+}

@@ -115,6 +115,7 @@ type Engine struct {
 	// cpuShared: the policy does not count vcores, which may then be
 	// overcommitted, and an overcommitted node's tasks share its CPUs.
 	cpuShared bool
+	cpus      []nodeCPU // each node's running tasks' ends, if cpuShared
 	// rackLo[r] is rack r's first node; rackLo[racks] is len(nodes).
 	rackLo []int32
 

@@ -2,6 +2,10 @@ package replay
 
 // taskEnd finishes a task whose run ended, unless the event is stale.
 func (e *Engine) taskEnd(ev event) {
+	if e.cpuShared {
+		e.cpuDue(ev) // a node's event
+		return
+	}
 	t := TaskRef{Job: ev.job(), Kind: ev.rk(), Index: ev.idx()}
 	j := &e.jobs[ev.job()]
 	if j.done {
@@ -11,11 +15,12 @@ func (e *Engine) taskEnd(ev event) {
 	if tk.gen != ev.gen() || tk.state != running {
 		return // the attempt was killed, suspended or lost since
 	}
-	if tk.end > e.now {
-		// Its node's shared CPUs slowed it since (rerate): not yet.
-		e.q.push(newEvent(tk.end, evTaskEnd, ev.job(), ev.idx(), tk.gen, ev.rk()))
-		return
-	}
+	e.finishTask(t, tk)
+}
+
+// finishTask finishes running task t, whose run ends now.
+func (e *Engine) finishTask(t TaskRef, tk *task) {
+	j := &e.jobs[t.Job]
 	e.stats.Events++
 	e.stats.TaskEnds++
 	e.stats.TaskEvents++
@@ -68,7 +73,7 @@ func (e *Engine) mapFinished(ji int32, j *job) {
 				// The shuffle can end no earlier than the swap-in finished
 				// (tk.end), and takes its transfer time after the last map.
 				tk.end = max(e.now, tk.end) + e.atNodeRate(&e.nodes[tk.node()], tk.remaining)
-				e.q.push(newEvent(tk.end, evTaskEnd, ji, int32(i), tk.gen, Reduce))
+				e.queueEnd(tk.node(), TaskRef{Job: ji, Kind: Reduce, Index: int32(i)}, tk)
 			}
 		}
 	}

@@ -132,6 +132,9 @@ func (e *Engine) initResources() {
 		e.enforce[r] = rc == nil || rc.Counts(name)
 	}
 	e.cpuShared = e.model == ContainerModel && !e.enforce[1]
+	if e.cpuShared {
+		e.cpus = make([]nodeCPU, c.Nodes)
+	}
 	for k := Map; k <= Reduce; k++ {
 		e.unitIdx[k] = -1
 		if e.model == SlotModel {
@@ -415,7 +418,7 @@ func (e *Engine) startAMs(ni int32) {
 		e.swapContainers(ni, e.amReq[0]) // the AM's start is not delayed by it
 		e.allocate(ni, &e.amReq, 1)
 		if e.cpuShared {
-			e.rerate(ni, TaskRef{Job: -1})
+			e.rerate(ni)
 		}
 		n.ams++
 		e.amUsedMB += e.amReq[0]
@@ -449,7 +452,7 @@ func (e *Engine) releaseAM(j *job) {
 	}
 	e.allocate(ni, &e.amReq, -1)
 	if e.cpuShared {
-		e.rerate(ni, TaskRef{Job: -1})
+		e.rerate(ni)
 	}
 	e.nodes[ni].ams--
 	e.amUsedMB -= e.amReq[0]
@@ -465,52 +468,6 @@ func (e *Engine) atNodeRate(n *node, work Time) Time {
 		return work
 	}
 	return Time(math.Round(float64(work) / n.rate))
-}
-
-// rerate sets node ni's task rate after its allocation changed and, if it
-// changed, moves the end of every task running there but except: when a
-// policy does not count vcores (YARN's DefaultResourceCalculator) a node
-// may hold containers asking for more vcores than it has, and its tasks
-// then share its CPUs, each at vcores / vcores allocated of its speed, as
-// processes do when the NodeManager does not isolate CPUs. Reduces
-// waiting for their maps are not running yet; ApplicationMasters count in
-// the allocation.
-func (e *Engine) rerate(ni int32, except TaskRef) {
-	n := &e.nodes[ni]
-	rate := 1.0
-	if used := n.capa[1] - n.avail[1]; used > n.capa[1] && n.capa[1] > 0 {
-		rate = float64(n.capa[1]) / float64(used)
-	}
-	if rate == n.rate {
-		return
-	}
-	old := n.rate
-	n.rate = rate
-	for _, t := range n.running {
-		if t == except {
-			continue
-		}
-		tk := e.taskOf(t)
-		if tk.waiting {
-			continue
-		}
-		from := max(e.now, tk.segStart+tk.swapDelay) // the swap is not CPU work
-		left := tk.end - from
-		if left <= 0 {
-			continue
-		}
-		end := from + Time(math.Round(float64(left)*old/rate))
-		if end >= tk.end {
-			// Later: the queued event stays and, when it comes, finds the
-			// end moved and queues itself again (taskEnd). Queueing one
-			// now would leave the old one stale in the queue.
-			tk.end = end
-			continue
-		}
-		tk.end = end
-		tk.gen++
-		e.q.push(newEvent(end, evTaskEnd, t.Job, t.Index, tk.gen, t.Kind))
-	}
 }
 
 // amFits reports whether an ApplicationMaster may start on node n: it

@@ -353,7 +353,7 @@ func (t TaskView) Attempts() int { return int(t.t.attempts) }
 func (t TaskView) AttemptStart() Time { return t.t.attemptStart }
 
 // Finish is when the task completed (valid once Done).
-func (t TaskView) Finish() Time { return t.t.end }
+func (t TaskView) Finish() Time { return t.e.runEnd(t.ref, t.t) }
 
 // RunTime is the time the current attempt has held a slot, including the
 // current segment if it is running.
@@ -413,7 +413,7 @@ func (t TaskView) ShuffleEnd() (Time, bool) {
 	case tk.state != running || tk.waiting:
 		return 0, false
 	}
-	return tk.end - exec, true
+	return t.e.runEnd(t.ref, tk) - exec, true
 }
 
 // ReducePhase describes a running or finished reduce: whether its shuffle
@@ -432,7 +432,7 @@ func (t TaskView) ReducePhase() (shuffleDone bool, shuffleEnd Time, progress flo
 	case tk.state != running || tk.waiting:
 		return false, 0, 0
 	}
-	start := tk.end - exec
+	start := t.e.runEnd(t.ref, tk) - exec
 	if t.e.now < start {
 		return false, 0, 0
 	}

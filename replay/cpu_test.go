@@ -1,0 +1,117 @@
+package replay
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"testing"
+
+	"sojourn/traces"
+)
+
+// cpuWatch counts memory alone, so that vcores may be overcommitted, and
+// checks every node's CPU list at every event against the engine's own
+// records: the same tasks as the node's running list in the same order,
+// waiting as their records say, ends not passed and each task due no
+// later than its end; the node's rate as its allocation gives it; and the
+// node's queued event no later than its first due task.
+type cpuWatch struct {
+	Scheduler
+	t *testing.T
+	// shared counts the events seen while some node's CPUs were shared.
+	shared int
+}
+
+func (cpuWatch) Counts(res string) bool { return res == ResMemoryMB }
+
+func (s *cpuWatch) OnEvent(ev Event, v *View) {
+	e := v.e
+	shared := false
+	for ni := range e.nodes {
+		n, c := &e.nodes[ni], &e.cpus[ni]
+		if len(c.tasks) != len(n.running) {
+			s.t.Fatalf("at %v node %d lists %d tasks for %d running", e.now, ni, len(c.tasks), len(n.running))
+		}
+		for i := range c.tasks {
+			x := &c.tasks[i]
+			tk := e.taskOf(x.ref)
+			switch {
+			case x.ref != n.running[i]:
+				s.t.Fatalf("at %v node %d lists %v where it runs %v", e.now, ni, x.ref, n.running[i])
+			case tk.state != running || tk.node() != int32(ni) || x.waiting != tk.waiting:
+				s.t.Fatalf("at %v node %d lists %v (waiting %v), not as its record says", e.now, ni, x.ref, x.waiting)
+			case !x.waiting && (x.end < e.now || x.due < e.now || x.due > x.end):
+				s.t.Fatalf("at %v node %d: %v ends at %v, due at %v", e.now, ni, x.ref, x.end, x.due)
+			}
+		}
+		rate := 1.0
+		if used := n.capa[1] - n.avail[1]; used > n.capa[1] {
+			rate = float64(n.capa[1]) / float64(used)
+			shared = true
+		}
+		if n.rate != rate {
+			s.t.Fatalf("at %v node %d runs at %v, want %v", e.now, ni, n.rate, rate)
+		}
+		if p := c.next(); p >= 0 && !c.queuedBy(c.tasks[p].due, c.tasks[p].seq) {
+			s.t.Fatalf("at %v node %d's event is not queued by its first due task (%v at %v)", e.now, ni, c.tasks[p].ref, c.tasks[p].due)
+		}
+	}
+	if shared {
+		s.shared++
+	}
+	s.Scheduler.OnEvent(ev, v)
+}
+
+// sharedTrace is a backlog of jobs of whole-second tasks, many of equal
+// length, so that task ends often fall at the same time, on nodes and
+// across them.
+func sharedTrace(t *testing.T) *traces.Trace {
+	var specs []traces.Job
+	for i := range 50 {
+		maps := make([]float64, 2+i%7)
+		for m := range maps {
+			maps[m] = float64(5 * (1 + (i+m)%4))
+		}
+		j := jobSpec(float64(i*3), maps, []float64{10, 15, 5}[:i%4], 1<<20, 1024*mib)
+		if i%5 == 0 {
+			j.MapMemoryBytes, j.MapCores = 2048*mib, 2
+		}
+		specs = append(specs, j)
+	}
+	return mkTrace(t, specs...)
+}
+
+// TestSharedCPUsReplay replays a backlog on nodes whose vcores are
+// overcommitted, with the node lists checked at every event (cpuWatch),
+// and pins the replay's digest: jobs, task segments and occupancy, whose
+// equal-time task ends pop in the order in which each task's end was
+// queued (a task due again after a delay queues itself behind what was
+// queued meanwhile). The digests are those of the engine in which every
+// task had an event of its own in the queue.
+func TestSharedCPUsReplay(t *testing.T) {
+	tr := sharedTrace(t)
+	for _, c := range []struct {
+		cfg    Config
+		digest string
+	}{
+		{Config{Model: ContainerModel, Nodes: 3, NodesPerRack: 3, Heartbeat: 1, NodeMemoryMB: 8192, NodeVcores: 3,
+			AMMemoryMB: 1024, MaxAMShare: 0.5, Seed: 1}, "33e89d705354afa3beadddc16f10e4cd6dafd0cfebb2e0a8c1911ef7d872e69e"},
+		{Config{Model: ContainerModel, Nodes: 4, NodesPerRack: 2, Heartbeat: 2, NodeMemoryMB: 6144, NodeVcores: 2,
+			AMMemoryMB: 1024, MaxAMShare: 0.5, Seed: 2, OutOfBandHeartbeat: true, SlowStart: 0.5}, "b72c9a3545243f318640f698603a08e3da8551e345e2bce58be22c98752b8492"},
+	} {
+		w := &cpuWatch{Scheduler: &FIFO{}, t: t}
+		// The engine's invariant checker is on; mustRun's slot count does
+		// not apply to containers.
+		c.cfg.RecordTasks, c.cfg.RecordOccupancy = true, true
+		r, err := Run(tr, w, c.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w.shared == 0 {
+			t.Fatal("no node's CPUs were ever shared: the test needs overcommitted vcores")
+		}
+		d := fmt.Sprintf("%x", sha256.Sum256(fmt.Appendf(nil, "%v %v %v %v", r.Jobs, r.Segments, r.Occupancy, r.ResourceSeconds)))
+		if d != c.digest {
+			t.Errorf("seed %d: digest %s, want %s", c.cfg.Seed, d, c.digest)
+		}
+	}
+}
