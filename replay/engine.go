@@ -248,6 +248,9 @@ func newEngine(jobs int, sched Scheduler, cfg Config) (*Engine, error) {
 	e.initNodes()
 	e.q.init(int(e.aliveSlots[Map]) + int(e.aliveSlots[Reduce]))
 	e.q.ends.touch = e.touchTasks
+	if !cfg.OutOfBandHeartbeat && cfg.MTBF == 0 && e.distinctPhases() {
+		e.q.initBeats(len(e.nodes))
+	}
 	e.jobs = make([]job, jobs)
 	if e.model == ContainerModel {
 		e.reqs = make([][2]Resources, jobs)
@@ -337,6 +340,17 @@ func (e *Engine) initNodes() {
 	if e.model == ContainerModel {
 		e.amLimitMB = int64(c.MaxAMShare * float64(memory))
 	}
+}
+
+// distinctPhases reports whether the nodes' heartbeat phases grow strictly
+// with the node index, as the heartbeat ring needs.
+func (e *Engine) distinctPhases() bool {
+	for i := 1; i < len(e.nodes); i++ {
+		if e.nodes[i].phase <= e.nodes[i-1].phase {
+			return false
+		}
+	}
+	return true
 }
 
 // Config is the engine's configuration, defaults filled in: what the
