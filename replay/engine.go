@@ -156,8 +156,7 @@ type Engine struct {
 	// per-job stream, and scratch counters for the locality indexes.
 	rf, racks          int
 	rackOf             []int32
-	pcg                rand.PCG
-	rng                *rand.Rand
+	blocks             blockRNG
 	cntNode, cntRack   []int32
 	usedNode, usedRack []int32
 	// The no-progress detector (progress.go): task events counted at the
@@ -297,7 +296,6 @@ func (e *Engine) initNodes() {
 		}
 	}
 	e.rackLo = append(e.rackLo, int32(c.Nodes))
-	e.rng = rand.New(&e.pcg)
 	e.cntNode = make([]int32, c.Nodes)
 	e.cntRack = make([]int32, e.racks)
 	var speedRNG *rand.Rand

@@ -154,13 +154,13 @@ func (e *Engine) placeBlocks(ji int32, j *job) {
 	nm := int(j.nmaps)
 	nodes := int32(e.cfg.Nodes)
 	rf := e.rf
-	e.pcg.Seed(e.cfg.Seed, uint64(ji)+1)
-	rng := e.rng
+	rng := &e.blocks
+	rng.seed(e.cfg.Seed, uint64(ji)+1)
 	reps := e.int32Slabs.get(nm * rf)[:0]
 	racks := int32(e.racks)
 	for range nm {
 		base := len(reps)
-		first := rng.Int32N(nodes)
+		first := rng.int32n(nodes)
 		reps = append(reps, first)
 		if rf == 1 {
 			continue
@@ -169,21 +169,21 @@ func (e *Engine) placeBlocks(ji int32, j *job) {
 		r2 := r1
 		if racks > 1 {
 			for r2 == r1 {
-				r2 = rng.Int32N(racks)
+				r2 = rng.int32n(racks)
 			}
 		}
 		for len(reps)-base < rf {
 			var cand int32
 			if len(reps)-base < 3 {
 				lo, hi := e.rackLo[r2], e.rackLo[r2+1]
-				cand = lo + rng.Int32N(hi-lo)
+				cand = lo + rng.int32n(hi-lo)
 			} else {
-				cand = rng.Int32N(nodes)
+				cand = rng.int32n(nodes)
 			}
 			if !slices.Contains(reps[base:], cand) {
 				reps = append(reps, cand)
 			} else if e.rackFull(reps[base:], r2) {
-				r2 = rng.Int32N(racks) // the rack has no node left: spread elsewhere
+				r2 = rng.int32n(racks) // the rack has no node left: spread elsewhere
 			}
 		}
 	}
