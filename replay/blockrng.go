@@ -31,18 +31,26 @@ func (p *blockRNG) uint64() uint64 {
 	return hi
 }
 
-// int32n is rand.Rand.Int32N on a 64-bit machine: n > 0.
+// int32n is rand.Rand.Int32N on a 64-bit machine: n > 0. The rare
+// rejection is out of line, so that the draw inlines.
 func (p *blockRNG) int32n(n int32) int32 {
 	m := uint64(n)
+	x := p.uint64()
 	if m&(m-1) == 0 {
-		return int32(p.uint64() & (m - 1))
+		return int32(x & (m - 1))
 	}
-	hi, lo := bits.Mul64(p.uint64(), m)
+	hi, lo := bits.Mul64(x, m)
 	if lo < m {
-		thresh := -m % m
-		for lo < thresh {
-			hi, lo = bits.Mul64(p.uint64(), m)
-		}
+		return p.reject(m, hi, lo)
+	}
+	return int32(hi)
+}
+
+// reject is the rest of Rand.uint64n when the first draw may be biased.
+func (p *blockRNG) reject(m, hi, lo uint64) int32 {
+	thresh := -m % m
+	for lo < thresh {
+		hi, lo = bits.Mul64(p.uint64(), m)
 	}
 	return int32(hi)
 }

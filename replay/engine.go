@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -490,16 +489,16 @@ func (e *Engine) advance(limit Time, n int) error {
 			e.arrive()
 		case evHeartbeat:
 			e.heartbeat(ev)
-			e.err = cmp.Or(e.err, e.progress())
+			e.watchProgress()
 		case evSweep:
 			e.sweep(ev)
-			e.err = cmp.Or(e.err, e.progress())
+			e.watchProgress()
 		case evNodeFail:
 			e.nodeFail(ev.idx())
-			e.err = cmp.Or(e.err, e.progress())
+			e.watchProgress()
 		case evNodeRecover:
 			e.nodeRecover(ev.idx())
-			e.err = cmp.Or(e.err, e.progress())
+			e.watchProgress()
 		case evDecide:
 			if ev.gen() == e.decideGen {
 				e.decideAt = Never
@@ -529,6 +528,14 @@ func (e *Engine) advance(limit Time, n int) error {
 		return e.err
 	}
 	return e.rec.err
+}
+
+// watchProgress runs the stall detector (progress), keeping the run's
+// first error. (cmp.Or would compare the interfaces at every event.)
+func (e *Engine) watchProgress() {
+	if err := e.progress(); err != nil && e.err == nil {
+		e.err = err
+	}
 }
 
 // instantApplied reports whether every task end, node change, arrival and
