@@ -156,33 +156,33 @@ func (e *Engine) placeBlocks(ji int32, j *job) {
 	rf := e.rf
 	rng := &e.blocks
 	rng.seed(e.cfg.Seed, uint64(ji)+1)
-	reps := e.int32Slabs.get(nm * rf)[:0]
+	reps := e.int32Slabs.get(nm * rf)
 	racks := int32(e.racks)
-	for range nm {
-		base := len(reps)
+	for base := 0; base+rf <= len(reps); base += rf {
+		m := reps[base : base+rf]
 		first := rng.int32n(nodes)
-		reps = append(reps, first)
+		m[0] = first
 		if rf == 1 {
 			continue
 		}
-		r1 := e.rackOf[first]
-		r2 := r1
+		r2 := e.rackOf[first]
 		if racks > 1 {
-			for r2 == r1 {
+			for r1 := r2; r2 == r1; {
 				r2 = rng.int32n(racks)
 			}
 		}
-		for len(reps)-base < rf {
+		for c := 1; c < rf; {
 			var cand int32
-			if len(reps)-base < 3 {
+			if c < 3 {
 				lo, hi := e.rackLo[r2], e.rackLo[r2+1]
 				cand = lo + rng.int32n(hi-lo)
 			} else {
 				cand = rng.int32n(nodes)
 			}
-			if !slices.Contains(reps[base:], cand) {
-				reps = append(reps, cand)
-			} else if e.rackFull(reps[base:], r2) {
+			if !slices.Contains(m[:c], cand) {
+				m[c] = cand
+				c++
+			} else if e.rackFull(m[:c], r2) {
 				r2 = rng.int32n(racks) // the rack has no node left: spread elsewhere
 			}
 		}
