@@ -349,23 +349,26 @@ func (hp *heap4) pop() event {
 	// Move the hole at the root down to a leaf along the smallest
 	// children, then sift the last element up from there (Floyd): the last
 	// element nearly always belongs near the bottom, so this saves
-	// comparing it on the way down.
+	// comparing it on the way down. The smallest of four children is
+	// found with its key held in registers, in a slice of four, which
+	// spares the reloads and the bounds checks.
 	i := 0
 	for {
 		c := 4*i + 1
 		if c+3 < n {
-			m := c
-			if h[c+1].less(h[m]) {
-				m = c + 1
+			k := h[c : c+4 : c+4]
+			m, at, key := 0, k[0].at, k[0].key
+			if k[1].at < at || k[1].at == at && k[1].key < key {
+				m, at, key = 1, k[1].at, k[1].key
 			}
-			if h[c+2].less(h[m]) {
-				m = c + 2
+			if k[2].at < at || k[2].at == at && k[2].key < key {
+				m, at, key = 2, k[2].at, k[2].key
 			}
-			if h[c+3].less(h[m]) {
-				m = c + 3
+			if k[3].at < at || k[3].at == at && k[3].key < key {
+				m = 3
 			}
-			h[i] = h[m]
-			i = m
+			h[i] = k[m]
+			i = c + m
 			continue
 		}
 		if c >= n {
