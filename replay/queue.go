@@ -86,7 +86,14 @@ func (q *eventQueue) len() int { return q.ends.n + q.other.n + q.beats.n }
 func (q *eventQueue) push(e event) {
 	e.key |= q.seq
 	q.seq++
-	q.putBack(e)
+	switch k := e.kind(); {
+	case k == evTaskEnd:
+		q.ends.push(e)
+	case k == evHeartbeat && q.beats.slots != nil:
+		q.beats.push(e)
+	default:
+		q.other.push(e)
+	}
 }
 
 // putBack returns an event just popped to the queue, keeping its key, so
@@ -246,6 +253,11 @@ func (c *calendar) min() *event {
 	if len(c.cur) > 0 {
 		return &c.cur[0]
 	}
+	return c.turn()
+}
+
+// turn is min when the current bucket is empty.
+func (c *calendar) turn() *event {
 	if c.n == 0 || c.shift == 0 {
 		return nil
 	}
