@@ -253,6 +253,9 @@ func (c *calendar) min() *event {
 	if len(c.cur) > 0 {
 		return &c.cur[0]
 	}
+	if c.n == 0 {
+		return nil
+	}
 	return c.turn()
 }
 
