@@ -83,7 +83,10 @@ func (h *Heartbeat) Launch(t TaskRef) error {
 			j.finished[Map], j.nmaps, j.slowStartMaps)
 	}
 	now := e.now
-	swap := e.swapFor(h.node, t, j)
+	var swap Time
+	if len(n.unswapped) > 0 { // else there is nothing to swap out
+		swap = e.swapFor(h.node, t, j)
+	}
 	tk.state = running
 	if t.Kind == Map {
 		j.pendingMaps[t.Index>>6] &^= 1 << (t.Index & 63)

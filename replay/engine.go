@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -157,10 +156,10 @@ type Engine struct {
 	// per-job stream, and scratch counters for the locality indexes.
 	rf, racks          int
 	rackOf             []int32
-	pcg                rand.PCG
-	rng                *rand.Rand
+	blocks             blockRNG
 	cntNode, cntRack   []int32
 	usedNode, usedRack []int32
+	repRack            []int32
 	// The no-progress detector (progress.go): task events counted at the
 	// last progress, and its time (-1: not yet watching).
 	progEvents int64
@@ -249,6 +248,9 @@ func newEngine(jobs int, sched Scheduler, cfg Config) (*Engine, error) {
 	e.initNodes()
 	e.q.init(int(e.aliveSlots[Map]) + int(e.aliveSlots[Reduce]))
 	e.q.ends.touch = e.touchTasks
+	if !cfg.OutOfBandHeartbeat && cfg.MTBF == 0 && e.distinctPhases() {
+		e.q.initBeats(len(e.nodes))
+	}
 	e.jobs = make([]job, jobs)
 	if e.model == ContainerModel {
 		e.reqs = make([][2]Resources, jobs)
@@ -295,7 +297,6 @@ func (e *Engine) initNodes() {
 		}
 	}
 	e.rackLo = append(e.rackLo, int32(c.Nodes))
-	e.rng = rand.New(&e.pcg)
 	e.cntNode = make([]int32, c.Nodes)
 	e.cntRack = make([]int32, e.racks)
 	var speedRNG *rand.Rand
@@ -338,6 +339,17 @@ func (e *Engine) initNodes() {
 	if e.model == ContainerModel {
 		e.amLimitMB = int64(c.MaxAMShare * float64(memory))
 	}
+}
+
+// distinctPhases reports whether the nodes' heartbeat phases grow strictly
+// with the node index, as the heartbeat ring needs.
+func (e *Engine) distinctPhases() bool {
+	for i := 1; i < len(e.nodes); i++ {
+		if e.nodes[i].phase <= e.nodes[i-1].phase {
+			return false
+		}
+	}
+	return true
 }
 
 // Config is the engine's configuration, defaults filled in: what the
@@ -478,16 +490,16 @@ func (e *Engine) advance(limit Time, n int) error {
 			e.arrive()
 		case evHeartbeat:
 			e.heartbeat(ev)
-			e.err = cmp.Or(e.err, e.progress())
+			e.watchProgress()
 		case evSweep:
 			e.sweep(ev)
-			e.err = cmp.Or(e.err, e.progress())
+			e.watchProgress()
 		case evNodeFail:
 			e.nodeFail(ev.idx())
-			e.err = cmp.Or(e.err, e.progress())
+			e.watchProgress()
 		case evNodeRecover:
 			e.nodeRecover(ev.idx())
-			e.err = cmp.Or(e.err, e.progress())
+			e.watchProgress()
 		case evDecide:
 			if ev.gen() == e.decideGen {
 				e.decideAt = Never
@@ -517,6 +529,14 @@ func (e *Engine) advance(limit Time, n int) error {
 		return e.err
 	}
 	return e.rec.err
+}
+
+// watchProgress runs the stall detector (progress), keeping the run's
+// first error. (cmp.Or would compare the interfaces at every event.)
+func (e *Engine) watchProgress() {
+	if err := e.progress(); err != nil && e.err == nil {
+		e.err = err
+	}
 }
 
 // instantApplied reports whether every task end, node change, arrival and

@@ -95,8 +95,10 @@ func (f *FIFO) OnHeartbeat(hb *Heartbeat) error {
 	if err := f.maps(hb); err != nil {
 		return err
 	}
-	if err := resumeHere(hb); err != nil {
-		return err
+	if len(hb.SuspendedHere()) > 0 {
+		if err := resumeHere(hb); err != nil {
+			return err
+		}
 	}
 	return f.reduces(hb)
 }

@@ -433,22 +433,25 @@ func (e *Engine) wantsKind(k TaskKind) bool {
 // nodes are woken; a later quietUntil is queued, to wake them then.
 func (e *Engine) freshQuiet(needUntil bool) {
 	needUntil = needUntil || e.nDozing > 0
-	fresh := e.wantsSeen[Map] == e.polCalls && e.wantsSeen[Reduce] == e.polCalls
-	if e.quiet == nil || e.inHB || fresh && (!needUntil || e.untilSeen == e.polCalls) {
+	seen := e.polCalls
+	fresh := e.wantsSeen[Map] == seen && e.wantsSeen[Reduce] == seen
+	if e.quiet == nil || e.inHB || fresh && (!needUntil || e.untilSeen == seen) {
 		return
 	}
-	var before [2]bool
-	for k := Map; k <= Reduce; k++ {
-		before[k] = e.quietWants[k] || e.now >= e.quietUntil
+	// Whether free slots of each kind were of use before (the kinds
+	// unrolled: this runs after nearly every event while nodes doze).
+	passed := e.now >= e.quietUntil
+	usedMap, usedReduce := e.quietWants[Map] || passed, e.quietWants[Reduce] || passed
+	if e.wantsSeen[Map] != seen {
+		e.wantsSeen[Map] = seen
+		e.quietWants[Map] = e.quiet.WantsSlots(Map, &e.view)
 	}
-	for k := Map; k <= Reduce; k++ {
-		if e.wantsSeen[k] != e.polCalls {
-			e.wantsSeen[k] = e.polCalls
-			e.quietWants[k] = e.quiet.WantsSlots(k, &e.view)
-		}
+	if e.wantsSeen[Reduce] != seen {
+		e.wantsSeen[Reduce] = seen
+		e.quietWants[Reduce] = e.quiet.WantsSlots(Reduce, &e.view)
 	}
-	if needUntil && e.untilSeen != e.polCalls {
-		e.untilSeen = e.polCalls
+	if needUntil && e.untilSeen != seen {
+		e.untilSeen = seen
 		until := e.quiet.QuietUntil(&e.view)
 		if until > e.now && until != e.quietUntil && until != Never {
 			e.quietGen++
@@ -459,10 +462,8 @@ func (e *Engine) freshQuiet(needUntil bool) {
 	if e.nDozing == 0 {
 		return
 	}
-	for k := Map; k <= Reduce; k++ {
-		if !before[k] && (e.quietWants[k] || e.now >= e.quietUntil) {
-			e.wakeDozing()
-			return
-		}
+	passed = e.now >= e.quietUntil
+	if !usedMap && (e.quietWants[Map] || passed) || !usedReduce && (e.quietWants[Reduce] || passed) {
+		e.wakeDozing()
 	}
 }

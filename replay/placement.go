@@ -154,36 +154,36 @@ func (e *Engine) placeBlocks(ji int32, j *job) {
 	nm := int(j.nmaps)
 	nodes := int32(e.cfg.Nodes)
 	rf := e.rf
-	e.pcg.Seed(e.cfg.Seed, uint64(ji)+1)
-	rng := e.rng
-	reps := e.int32Slabs.get(nm * rf)[:0]
+	rng := &e.blocks
+	rng.seed(e.cfg.Seed, uint64(ji)+1)
+	reps := e.int32Slabs.get(nm * rf)
 	racks := int32(e.racks)
-	for range nm {
-		base := len(reps)
-		first := rng.Int32N(nodes)
-		reps = append(reps, first)
+	for base := 0; base+rf <= len(reps); base += rf {
+		m := reps[base : base+rf]
+		first := rng.int32n(nodes)
+		m[0] = first
 		if rf == 1 {
 			continue
 		}
-		r1 := e.rackOf[first]
-		r2 := r1
+		r2 := e.rackOf[first]
 		if racks > 1 {
-			for r2 == r1 {
-				r2 = rng.Int32N(racks)
+			for r1 := r2; r2 == r1; {
+				r2 = rng.int32n(racks)
 			}
 		}
-		for len(reps)-base < rf {
+		for c := 1; c < rf; {
 			var cand int32
-			if len(reps)-base < 3 {
+			if c < 3 {
 				lo, hi := e.rackLo[r2], e.rackLo[r2+1]
-				cand = lo + rng.Int32N(hi-lo)
+				cand = lo + rng.int32n(hi-lo)
 			} else {
-				cand = rng.Int32N(nodes)
+				cand = rng.int32n(nodes)
 			}
-			if !slices.Contains(reps[base:], cand) {
-				reps = append(reps, cand)
-			} else if e.rackFull(reps[base:], r2) {
-				r2 = rng.Int32N(racks) // the rack has no node left: spread elsewhere
+			if !slices.Contains(m[:c], cand) {
+				m[c] = cand
+				c++
+			} else if e.rackFull(m[:c], r2) {
+				r2 = rng.int32n(racks) // the rack has no node left: spread elsewhere
 			}
 		}
 	}
@@ -207,20 +207,26 @@ func (e *Engine) rackFull(chosen []int32, rack int32) bool {
 func (e *Engine) buildIndexes(j *job) {
 	rf := e.rf
 	reps := j.replicas
-	nm := len(reps) / rf
-	// Count pairs per node, and per rack once per map.
+	// Count pairs per node; note each replica's rack, or -1 where an
+	// earlier replica of its map is on that rack (a map counts once per
+	// rack), and count pairs per rack.
 	cn, cr := e.cntNode, e.cntRack
 	un, ur := e.usedNode[:0], e.usedRack[:0]
+	rr := slices.Grow(e.repRack[:0], len(reps))[:len(reps)]
+	rackOf := e.rackOf
+	for p, nd := range reps {
+		if cn[nd] == 0 {
+			un = append(un, nd)
+		}
+		cn[nd]++
+		rr[p] = rackOf[nd]
+	}
 	rackPairs := 0
-	for t := range nm {
-		r := reps[t*rf : (t+1)*rf]
-		for i, nd := range r {
-			if cn[nd] == 0 {
-				un = append(un, nd)
-			}
-			cn[nd]++
-			rk := e.rackOf[nd]
-			if e.rackSeen(r[:i], rk) {
+	for base := 0; base+rf <= len(rr); base += rf {
+		m := rr[base : base+rf]
+		for i, rk := range m {
+			if i > 0 && slices.Contains(m[:i], rk) {
+				m[i] = -1
 				continue
 			}
 			if cr[rk] == 0 {
@@ -239,33 +245,29 @@ func (e *Engine) buildIndexes(j *job) {
 	ix.byRack.carve(buf, ur, cr, rackPairs)
 	ix.byNode.direct(len(e.nodes))
 	ix.byRack.direct(e.racks)
-	for t := range nm {
-		r := reps[t*rf : (t+1)*rf]
-		for i, nd := range r {
-			ix.byNode.place(nd, cn, int32(t))
-			if rk := e.rackOf[nd]; !e.rackSeen(r[:i], rk) {
-				ix.byRack.place(rk, cr, int32(t))
+	// Place the maps in task order: cn and cr now hold each key's next
+	// position, and end at each key's end.
+	nt, rt := ix.byNode.tasks, ix.byRack.tasks
+	t := int32(0)
+	for base := 0; base+rf <= len(reps); base += rf {
+		for p := base; p < base+rf; p++ {
+			nd := reps[p]
+			nt[cn[nd]] = t
+			cn[nd]++
+			if rk := rr[p]; rk >= 0 {
+				rt[cr[rk]] = t
+				cr[rk]++
 			}
 		}
+		t++
 	}
-	// Positions ended at each key's end: clear the counters for the next job.
 	for _, k := range un {
 		cn[k] = 0
 	}
 	for _, k := range ur {
 		cr[k] = 0
 	}
-	e.usedNode, e.usedRack = un, ur
-}
-
-// rackSeen reports whether a replica in prev is on rack rk.
-func (e *Engine) rackSeen(prev []int32, rk int32) bool {
-	for _, p := range prev {
-		if e.rackOf[p] == rk {
-			return true
-		}
-	}
-	return false
+	e.usedNode, e.usedRack, e.repRack = un, ur, rr
 }
 
 // sortKeys sorts the distinct keys used, by sorting them when few or by
@@ -334,12 +336,6 @@ func (ix *localIndex) carve(buf []int32, keys, cnt []int32, n int) []int32 {
 	}
 	ix.off[u] = pos
 	return buf[3*u+1+n:]
-}
-
-// place appends task t under key k; pos holds each key's next position.
-func (ix *localIndex) place(k int32, pos []int32, t int32) {
-	ix.tasks[pos[k]] = t
-	pos[k]++
 }
 
 // find returns the row of key, or -1.

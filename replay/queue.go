@@ -64,6 +64,7 @@ func (a event) less(b event) bool {
 // queues are calendars (see calendar), on a small one plain heaps.
 type eventQueue struct {
 	ends, other calendar
+	beats       hbRing
 	seq         uint64
 }
 
@@ -80,14 +81,17 @@ func (q *eventQueue) init(slots int) {
 	}
 }
 
-func (q *eventQueue) len() int { return q.ends.n + q.other.n }
+func (q *eventQueue) len() int { return q.ends.n + q.other.n + q.beats.n }
 
 func (q *eventQueue) push(e event) {
 	e.key |= q.seq
 	q.seq++
-	if e.kind() == evTaskEnd {
+	switch k := e.kind(); {
+	case k == evTaskEnd:
 		q.ends.push(e)
-	} else {
+	case k == evHeartbeat && q.beats.slots != nil:
+		q.beats.push(e)
+	default:
 		q.other.push(e)
 	}
 }
@@ -95,9 +99,12 @@ func (q *eventQueue) push(e event) {
 // putBack returns an event just popped to the queue, keeping its key, so
 // that it pops next again.
 func (q *eventQueue) putBack(e event) {
-	if e.kind() == evTaskEnd {
+	switch k := e.kind(); {
+	case k == evTaskEnd:
 		q.ends.push(e)
-	} else {
+	case k == evHeartbeat && q.beats.slots != nil:
+		q.beats.push(e)
+	default:
 		q.other.push(e)
 	}
 }
@@ -106,7 +113,10 @@ func (q *eventQueue) putBack(e event) {
 func (q *eventQueue) peek() *event {
 	m, o := q.ends.min(), q.other.min()
 	if m != nil && (o == nil || m.less(*o)) {
-		return m
+		o = m
+	}
+	if q.beats.n > 0 && (o == nil || q.beats.first().less(*o)) {
+		return q.beats.first()
 	}
 	return o
 }
@@ -115,10 +125,78 @@ func (q *eventQueue) pop() event {
 	m, o := q.ends.min(), q.other.min()
 	c := &q.other
 	if m != nil && (o == nil || m.less(*o)) {
-		c = &q.ends
+		c, o = &q.ends, m
+	}
+	if q.beats.n > 0 && (o == nil || q.beats.first().less(*o)) {
+		return q.beats.pop()
 	}
 	c.n-- // min moved c to the bucket of its earliest event
 	return c.cur.pop()
+}
+
+// hbRing holds the queued heartbeats of a cluster whose heartbeats are
+// all on the grid (no out-of-band heartbeat, no node failure, whose stale
+// heartbeats must pop as in a heap): at most one per node, due within an
+// interval of now at the node's phase, the phases distinct and growing
+// with the node index. The earliest is then the first queued node after
+// the one that last heartbeated, in cyclic order, and a heartbeat costs
+// a bit scan where a heap costs a sift through its levels.
+type hbRing struct {
+	slots  []event  // node i's queued heartbeat
+	queued []uint64 // bit i: node i has one
+	first_ int32    // the node of the earliest, when n > 0
+	n      int
+}
+
+// initBeats makes the queue keep heartbeats in a ring of nodes nodes.
+func (q *eventQueue) initBeats(nodes int) {
+	q.beats.slots = make([]event, nodes)
+	q.beats.queued = make([]uint64, (nodes+63)/64)
+}
+
+func (r *hbRing) first() *event { return &r.slots[r.first_] }
+
+func (r *hbRing) push(e event) {
+	i := e.idx()
+	r.slots[i] = e
+	r.queued[i>>6] |= 1 << (i & 63)
+	r.n++
+	if r.n == 1 || e.less(r.slots[r.first_]) {
+		r.first_ = i
+	}
+}
+
+// pop removes the earliest heartbeat. Every other one queued is due after
+// it and at most an interval later, so at the next grid time of its node:
+// the next queued node in cyclic order comes first.
+func (r *hbRing) pop() event {
+	i := r.first_
+	r.queued[i>>6] &^= 1 << (i & 63)
+	r.n--
+	if r.n > 0 {
+		nn := int32(len(r.slots))
+		if j := r.next(i+1, nn); j >= 0 {
+			r.first_ = j
+		} else {
+			r.first_ = r.next(0, i)
+		}
+	}
+	return r.slots[i]
+}
+
+// next is the first queued node in [from, to), or -1.
+func (r *hbRing) next(from, to int32) int32 {
+	for from < to {
+		w := r.queued[from>>6] >> (from & 63)
+		if w != 0 {
+			if i := from + int32(bits.TrailingZeros64(w)); i < to {
+				return i
+			}
+			return -1
+		}
+		from = (from | 63) + 1
+	}
+	return -1
 }
 
 // calendar is a calendar queue: time is cut into buckets of 2^shift µs, a
@@ -175,6 +253,14 @@ func (c *calendar) min() *event {
 	if len(c.cur) > 0 {
 		return &c.cur[0]
 	}
+	if c.n == 0 {
+		return nil
+	}
+	return c.turn()
+}
+
+// turn is min when the current bucket is empty.
+func (c *calendar) turn() *event {
 	if c.n == 0 || c.shift == 0 {
 		return nil
 	}
@@ -278,23 +364,26 @@ func (hp *heap4) pop() event {
 	// Move the hole at the root down to a leaf along the smallest
 	// children, then sift the last element up from there (Floyd): the last
 	// element nearly always belongs near the bottom, so this saves
-	// comparing it on the way down.
+	// comparing it on the way down. The smallest of four children is
+	// found with its key held in registers, in a slice of four, which
+	// spares the reloads and the bounds checks.
 	i := 0
 	for {
 		c := 4*i + 1
 		if c+3 < n {
-			m := c
-			if h[c+1].less(h[m]) {
-				m = c + 1
+			k := h[c : c+4 : c+4]
+			m, at, key := 0, k[0].at, k[0].key
+			if k[1].at < at || k[1].at == at && k[1].key < key {
+				m, at, key = 1, k[1].at, k[1].key
 			}
-			if h[c+2].less(h[m]) {
-				m = c + 2
+			if k[2].at < at || k[2].at == at && k[2].key < key {
+				m, at, key = 2, k[2].at, k[2].key
 			}
-			if h[c+3].less(h[m]) {
-				m = c + 3
+			if k[3].at < at || k[3].at == at && k[3].key < key {
+				m = 3
 			}
-			h[i] = h[m]
-			i = m
+			h[i] = k[m]
+			i = c + m
 			continue
 		}
 		if c >= n {

@@ -47,3 +47,50 @@ func TestCalendarOrder(t *testing.T) {
 		t.Fatalf("calendar holds %d events after the heap is empty", cal.len())
 	}
 }
+
+// TestHeapOrder: the 4-ary heap pops events by time, then key, whatever
+// the order of pushes, with many ties of time and pops between pushes.
+func TestHeapOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	var h heap4
+	var popped []event
+	const steps = 20_000
+	for step := 0; step < steps; step++ {
+		if len(h) > 0 && rng.IntN(3) == 0 {
+			popped = append(popped, h.pop())
+			continue
+		}
+		h.push(event{at: Time(rng.IntN(50)), key: uint64(step)})
+	}
+	for len(h) > 0 {
+		popped = append(popped, h.pop())
+	}
+	// Between pushes the pops come out smallest first: check each pop
+	// against the heap's content at that time by replaying with a sorted
+	// reference.
+	rng = rand.New(rand.NewPCG(7, 7))
+	var ref []event
+	i := 0
+	for step := 0; step < steps; step++ {
+		if len(ref) > 0 && rng.IntN(3) == 0 {
+			m := 0
+			for k := range ref {
+				if ref[k].less(ref[m]) {
+					m = k
+				}
+			}
+			if popped[i] != ref[m] {
+				t.Fatalf("pop %d: heap %+v, smallest %+v", i, popped[i], ref[m])
+			}
+			ref = append(ref[:m], ref[m+1:]...)
+			i++
+			continue
+		}
+		ref = append(ref, event{at: Time(rng.IntN(50)), key: uint64(step)})
+	}
+	for i++; i < len(popped); i++ {
+		if popped[i].less(popped[i-1]) {
+			t.Fatalf("draining: pop %d %+v before %+v", i, popped[i-1], popped[i])
+		}
+	}
+}

@@ -121,9 +121,14 @@ func (r *recorder) finish(now Time) error {
 
 func (r *recorder) segment(e *Engine, t TaskRef, tk *task, out Outcome) {
 	r.segTotal += e.now - tk.segStart
-	if !r.tasks {
-		return
+	if r.tasks {
+		r.addSegment(e, t, tk, out)
 	}
+}
+
+// addSegment appends the segment's row, out of line so that segment,
+// called at every task end, inlines.
+func (r *recorder) addSegment(e *Engine, t TaskRef, tk *task, out Outcome) {
 	s := &r.seg
 	s.Job = append(s.Job, t.Job)
 	s.Kind = append(s.Kind, t.Kind)
@@ -141,9 +146,14 @@ func (r *recorder) segment(e *Engine, t TaskRef, tk *task, out Outcome) {
 }
 
 func (r *recorder) occupancyChange(e *Engine, ji int32) {
-	if !r.occupancy {
-		return
+	if r.occupancy {
+		r.addOccupancy(e, ji)
 	}
+}
+
+// addOccupancy records job ji's change of occupancy, out of line so
+// that occupancyChange inlines.
+func (r *recorder) addOccupancy(e *Engine, ji int32) {
 	j := &e.jobs[ji]
 	o := &r.occ
 	susp := j.suspended[Map] + j.suspended[Reduce]

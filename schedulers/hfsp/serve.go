@@ -139,15 +139,23 @@ func (h *HFSP) mayServe(v *replay.View, k replay.TaskKind, j int32) bool {
 // only on its own node).
 func (h *HFSP) noteServable(v *replay.View, j int32) {
 	jv := v.Job(j)
+	hj := &h.jobs[j]
+	eligible := jv.ReducesEligible()
 	for k := replay.Map; k <= replay.Reduce; k++ {
-		serve := h.mayServe(v, k, j)
-		h.serve[k].noteFlag(j, h.servable[k][j], serve)
-		h.servable[k][j] = serve
-		l := h.servable[k][j] && jv.Pending(k) > 0 && (k == replay.Map || jv.ReducesEligible())
-		if l != h.launchable[k][j] && h.jobs[j].inVC[k] {
-			h.ready[k] += readyStep(l)
+		// mayServe, on the job's view taken once.
+		launch := jv.Pending(k) > 0 && (k == replay.Map || eligible)
+		serve := !hj.realDone[k] && hj.arrived[k] && (launch || jv.Suspended(k) > 0)
+		if was := h.servable[k][j]; was != serve {
+			h.serve[k].noteFlag(j, was, serve)
+			h.servable[k][j] = serve
 		}
-		h.launchable[k][j] = l
+		l := serve && launch
+		if was := h.launchable[k][j]; l != was {
+			if hj.inVC[k] {
+				h.ready[k] += readyStep(l)
+			}
+			h.launchable[k][j] = l
+		}
 	}
 }
 
