@@ -226,6 +226,15 @@ func (d *drf) key(a *sched) *drfKey {
 	var s, m [replay.MaxResources]float64
 	var o, tmp [replay.MaxResources]int
 	d.shares(&a.usage, &d.cluster, a.weight, &s, &o)
+	if a.min == (replay.Resources{}) {
+		// Never needy (an app, a queue with no min share): the shares
+		// of the min share are never compared.
+		for i := 0; i < d.n; i++ {
+			k.s[i], k.m[i] = s[o[i]], 0
+		}
+		k.needy, k.valid = false, true
+		return k
+	}
 	d.shares(&a.usage, &a.min, 1, &m, &tmp)
 	for i := 0; i < d.n; i++ {
 		k.s[i], k.m[i] = s[o[i]], m[o[i]]
