@@ -3,7 +3,6 @@ package yarncapacity
 import (
 	"cmp"
 	"math"
-	"slices"
 
 	"sojourn/replay"
 )
@@ -75,9 +74,15 @@ func (c *Capacity) assign(hb *replay.Heartbeat, q *queue) (assignment, bool, err
 		return kind, ok, err
 	}
 	q.kids = append(q.kids[:0], q.children...)
-	slices.SortStableFunc(q.kids, func(a, b *queue) int {
-		return cmp.Or(cmp.Compare(c.served(a), c.served(b)), cmp.Compare(a.q.Name, b.q.Name))
-	})
+	for _, ch := range q.kids {
+		ch.served = c.served(ch) // once per child, not per comparison
+	}
+	// A stable insertion sort: a parent has few children.
+	for i := 1; i < len(q.kids); i++ {
+		for j := i; j > 0 && servedFirst(q.kids[j], q.kids[j-1]); j-- {
+			q.kids[j], q.kids[j-1] = q.kids[j-1], q.kids[j]
+		}
+	}
 	for _, ch := range q.kids {
 		if kind, ok, err := c.assign(hb, ch); ok || err != nil {
 			return kind, ok, err
@@ -85,6 +90,15 @@ func (c *Capacity) assign(hb *replay.Heartbeat, q *queue) (assignment, bool, err
 	}
 	q.tried = c.seq
 	return 0, false, nil
+}
+
+// servedFirst reports whether queue a is offered a node before b: less
+// used capacity relative to its guarantee (served, set), then its name.
+func servedFirst(a, b *queue) bool {
+	if d := cmp.Compare(a.served, b.served); d != 0 {
+		return d < 0
+	}
+	return a.q.Name < b.q.Name
 }
 
 // assignInLeaf offers the node to leaf q's apps with a container to ask

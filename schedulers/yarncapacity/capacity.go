@@ -77,6 +77,7 @@ type queue struct {
 	used     replay.Resources
 	pending  replay.Resources // containers its apps ask for now (preemption only)
 	tried    uint64           // the heartbeat in which it was found with nothing to assign
+	served   float64          // scratch: served(q) while its parent's children are sorted
 
 	// Leaves only.
 	apps    []int32 // activated unfinished apps, in FIFO order

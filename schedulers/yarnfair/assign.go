@@ -108,8 +108,10 @@ func (p *YARNFair) assignQueue(q *queue, hb *replay.Heartbeat) (replay.Resources
 }
 
 // assignLeaf offers the node to the ready apps of leaf q, the most
-// deserving first by q's policy. The first is found by one scan; the
-// others are sorted only if it takes nothing.
+// deserving first by q's policy: the top of the leaf's heap, which
+// stays in it while it is offered the node (a container it takes fixes
+// its place), and leaves it for the rest of the heartbeat if it takes
+// nothing.
 func (p *YARNFair) assignLeaf(q *queue, hb *replay.Heartbeat) (replay.Resources, bool, error) {
 	h := &q.heap
 	tried := p.scratchA[:0]
@@ -117,12 +119,15 @@ func (p *YARNFair) assignLeaf(q *queue, hb *replay.Heartbeat) (replay.Resources,
 	var ok bool
 	var err error
 	for len(h.apps) > 0 {
-		a := h.pop()
-		a.popped = true
-		tried = append(tried, a)
+		a := h.apps[0]
 		if req, ok, err = p.tryApp(a, hb); ok || err != nil {
 			break
 		}
+		if a.hpos >= 0 {
+			h.remove(a)
+		}
+		a.popped = true
+		tried = append(tried, a)
 	}
 	for _, a := range tried {
 		a.popped = false

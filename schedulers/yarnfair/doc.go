@@ -123,7 +123,9 @@
 // (ComputeShares: the cluster among the active queues, those with
 // runnable apps, by weight within min and max resources; memory alone
 // under fair, every resource under drf; within a leaf among its apps,
-// all to the first under fifo). With preemption
+// all to the first under fifo; they depend on nothing else, so an update
+// recomputes them only once the runnable apps or the queues changed).
+// With preemption
 // (yarn.scheduler.fair.preemption, default false) a leaf is starved while its usage is
 // below its min share, or below fair-share-preemption-threshold (default
 // 0.5, defaultFairSharePreemptionThreshold) × its fair share, each capped

@@ -2,9 +2,9 @@ package yarnfair
 
 // readyHeap holds a leaf's ready apps ordered by the leaf's comparator, a
 // total order (ties fall to start, name and index), so that offering a
-// node to the apps in that order costs a pop per app offered, not a scan
-// and a sort of the leaf. An app's key changes only with its usage and
-// demand (add), which fixes its place.
+// node to the apps in that order costs a removal per app passed over,
+// not a scan and a sort of the leaf. An app's key changes only with its
+// usage and demand (add), which fixes its place.
 type readyHeap struct {
 	apps []*app
 	cmp  comparator
@@ -69,10 +69,4 @@ func (h *readyHeap) remove(a *app) {
 func (h *readyHeap) fix(i int) {
 	h.up(i)
 	h.down(i)
-}
-
-func (h *readyHeap) pop() *app {
-	a := h.apps[0]
-	h.remove(a)
-	return a
 }

@@ -78,7 +78,9 @@ func (p *YARNFair) canPreempt() bool {
 func (p *YARNFair) update(now replay.Time, v *replay.View) {
 	p.lastUpdate = now
 	p.dirty = false
-	p.computeShares()
+	if p.sharesStale {
+		p.computeShares()
+	}
 	if !p.o.preempt {
 		return
 	}
@@ -131,8 +133,18 @@ func (p *YARNFair) busyEnough() bool {
 // queue by its policy, memory alone under fair, every resource under
 // drf; the leaf's among its runnable apps (FIFO: all to the first).
 func (p *YARNFair) computeShares() {
+	p.sharesStale = false
 	p.root.fair = p.cluster
 	p.sharesBelow(p.root)
+}
+
+// shareArgs returns ComputeShares' argument slices for n schedulables,
+// reused from one computation to the next.
+func (p *YARNFair) shareArgs(n int) ([]float64, []int64, []int64, []int64) {
+	if cap(p.shareW) < n {
+		p.shareW, p.shareLo, p.shareHi, p.shareOut = make([]float64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+	}
+	return p.shareW[:n], p.shareLo[:n], p.shareHi[:n], p.shareOut[:n]
 }
 
 func (p *YARNFair) sharesBelow(q *queue) {
@@ -151,9 +163,9 @@ func (p *YARNFair) sharesBelow(q *queue) {
 			q.apps[0].fair = q.fair
 			return
 		}
-		w, lo, hi, out := make([]float64, len(q.apps)), make([]int64, len(q.apps)), make([]int64, len(q.apps)), make([]int64, len(q.apps))
+		w, lo, hi, out := p.shareArgs(len(q.apps))
 		for i := range q.apps {
-			w[i], hi[i] = 1, unbounded
+			w[i], lo[i], hi[i] = 1, 0, unbounded
 		}
 		for r := 0; r < nr; r++ {
 			ComputeShares(w, lo, hi, q.fair[r], out)
@@ -163,15 +175,16 @@ func (p *YARNFair) sharesBelow(q *queue) {
 		}
 		return
 	}
-	var act []*queue
+	act := p.shareAct[:0]
 	for _, c := range q.children {
 		c.fair = replay.Resources{}
 		if c.runnable > 0 {
 			act = append(act, c)
 		}
 	}
+	p.shareAct = act // used up before the children's turn
 	if len(act) > 0 {
-		w, lo, hi, out := make([]float64, len(act)), make([]int64, len(act)), make([]int64, len(act)), make([]int64, len(act))
+		w, lo, hi, out := p.shareArgs(len(act))
 		for r := 0; r < nr; r++ {
 			for i, c := range act {
 				w[i], lo[i], hi[i] = c.weight, c.min[r], unbounded

@@ -180,3 +180,49 @@ func TestLocalityByTime(t *testing.T) {
 	replaytest.CheckSegments(t, r, []replaytest.Segment{replaytest.Seg(0, m, 0, 0.5, 1, loc, 10.5), replaytest.Seg(0, m, 1, 1.5, 1, loc, 11.5),
 		replaytest.Seg(0, m, 2, 2.5, 1, loc, 12.5), replaytest.Seg(0, m, 3, 6, 0, off, 6+10*r.Config.OffRackFactor)})
 }
+
+// A leaf's AM limit follows its instantaneous fair share, which changes
+// when another queue's last app leaves (FSParentQueue.recomputeShares →
+// ComputeFairShares.computeShares, Hadoop 2.x,
+// .../scheduler/fair/policies/ComputeFairShares.java: only the active
+// queues share the parent's):
+//
+//	if ((sched instanceof FSQueue) && !((FSQueue) sched).isActive()) {
+//	  setResourceValue(0, sched.getFairShare(), type);
+//	} else {
+//	  activeSchedulables.add(sched);
+//	}
+//
+// Queues a and b of weight 1 on one node of 8 GiB and 64 vcores (the
+// vcores limit never binds), AMs and maps of 1 GiB, max-am-share 0.5.
+// Job 0 in b (one map of 10 s), jobs 1-4 in a (one map of 100 s each),
+// all at 0.
+//
+//	t=0    a and b active: fair shares 4096 each; a's AM limit
+//	       ⌈0.5 × 4096⌉ = 2048. AMs by the queues' order (usage over
+//	       weight, ties by name): a's job 1, b's job 0, a's job 2; job
+//	       3's would make a's AMs 3072 > 2048. Then one container per
+//	       heartbeat: b (1024) before a (2048): job 0's map.
+//	t=1,2  a's ties go to root.a: job 1's map, then job 2's (b asks for
+//	       nothing more).
+//	t=10   job 0's map ends and the job with it: b is inactive, and the
+//	       update at 10 gives a the whole 8192, a limit of 4096: jobs 3
+//	       and 4's AMs start (3072, 4096 ≤ 4096), job 3's map too.
+//	t=11   job 4's map.
+//
+// Were the shares not recomputed when job 0 leaves, a's limit would stay
+// 2048 until job 1 ends at 101.
+func TestAMShareFollowsFairShare(t *testing.T) {
+	path := replaytest.WriteFile(t, "q.conf", "a\nb\n")
+	tr := replaytest.Trace(t, replaytest.Job(0).Pool("b").Maps(1, 10),
+		replaytest.Job(0).Pool("a").Maps(1, 100), replaytest.Job(0).Pool("a").Maps(1, 100),
+		replaytest.Job(0).Pool("a").Maps(1, 100), replaytest.Job(0).Pool("a").Maps(1, 100))
+	s, _ := build(t, map[string]string{"queues": path})
+	r := replaytest.Run(t, tr, s, replaytest.OneNodeManager(8192, 64))
+	wantAM, wantFirst := []float64{0, 0, 0, 10, 10}, []float64{0, 1, 2, 10, 11}
+	for i := range r.Jobs {
+		if am, first := r.Jobs[i].AMStart.Sec(), r.Jobs[i].FirstLaunch.Sec(); am != wantAM[i] || first != wantFirst[i] {
+			t.Errorf("job %d: AM at %g, first map at %g; want %g and %g", i, am, first, wantAM[i], wantFirst[i])
+		}
+	}
+}

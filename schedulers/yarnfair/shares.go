@@ -31,7 +31,18 @@ func ComputeShares(weights []float64, mins, maxs []int64, total int64, out []int
 		totalMax = satAdd(totalMax, m)
 	}
 	total = min(max(total, 0), totalMax)
+	uniform := true
+	for i := 1; i < len(weights) && uniform; i++ {
+		uniform = weights[i] == weights[0] && mins[i] == mins[0] && maxs[i] == maxs[0]
+	}
 	used := func(r float64) int64 {
+		if uniform {
+			// The sum below of n equal shares, in one step: a leaf's
+			// apps all have weight 1, no minimum and no maximum.
+			if s := shareAt(weights[0], mins[0], maxs[0], r); s >= 0 {
+				return satMul(s, int64(len(weights)))
+			}
+		}
 		var s int64
 		for i := range weights {
 			s = satAdd(s, shareAt(weights[i], mins[i], maxs[i], r))
@@ -68,6 +79,15 @@ func shareAt(w float64, lo, hi int64, r float64) int64 {
 		return hi
 	}
 	return int64(s)
+}
+
+// satMul is n × s, at most math.MaxInt64, for s >= 0 and n > 0: what n
+// satAdds of s from 0 give.
+func satMul(s, n int64) int64 {
+	if s > math.MaxInt64/n {
+		return math.MaxInt64
+	}
+	return s * n
 }
 
 func satAdd(a, b int64) int64 {
@@ -206,6 +226,15 @@ func (d *drf) key(a *sched) *drfKey {
 	var s, m [replay.MaxResources]float64
 	var o, tmp [replay.MaxResources]int
 	d.shares(&a.usage, &d.cluster, a.weight, &s, &o)
+	if a.min == (replay.Resources{}) {
+		// Never needy (an app, a queue with no min share): the shares
+		// of the min share are never compared.
+		for i := 0; i < d.n; i++ {
+			k.s[i], k.m[i] = s[o[i]], 0
+		}
+		k.needy, k.valid = false, true
+		return k
+	}
 	d.shares(&a.usage, &a.min, 1, &m, &tmp)
 	for i := 0; i < d.n; i++ {
 		k.s[i], k.m[i] = s[o[i]], m[o[i]]

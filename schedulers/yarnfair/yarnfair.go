@@ -108,6 +108,17 @@ type YARNFair struct {
 	scratchQ [][]*queue // per depth
 	scratchA []*app
 
+	// The fair shares depend only on the queues, their weights and
+	// limits, the cluster and which queues and apps are runnable:
+	// sharesStale says the last of these changed since computeShares
+	// last ran (an update then recomputes them; otherwise they stand).
+	sharesStale bool
+	shareW      []float64 // ComputeShares' arguments, reused
+	shareLo     []int64
+	shareHi     []int64
+	shareOut    []int64
+	shareAct    []*queue
+
 	// Submitted jobs seen (sync), and the update clock (tick): the time
 	// of the next update, and whether anything changed since the last.
 	seen       int
@@ -356,6 +367,7 @@ func (p *YARNFair) Start(v *replay.View) error {
 	p.kills = make([][]warning, v.Nodes())
 	p.lastUpdate, p.lastPreempt = 0, 0
 	p.seen, p.nextUpdate, p.dirty = 0, 0, false
+	p.sharesStale = true
 	return nil
 }
 
@@ -431,6 +443,7 @@ func (p *YARNFair) place(pool string) *queue {
 			}
 			parent.children = append(parent.children, q)
 			p.byPath[name] = q
+			p.sharesStale = true
 			if q.leaf {
 				p.leaves = append(p.leaves, q)
 			}
@@ -607,6 +620,7 @@ func (p *YARNFair) canRun(q *queue) bool {
 func (p *YARNFair) setRunnable(a *app) {
 	a.runnable = true
 	a.q.apps = append(a.q.apps, a)
+	p.sharesStale = true
 	for q := a.q; q != nil; q = q.parent {
 		q.runnable++
 		if a.amPending {
@@ -635,6 +649,7 @@ func (p *YARNFair) finish(j int32, v *replay.View) {
 	q := a.q
 	if i := indexOf(q.apps, a); i >= 0 {
 		q.apps = append(q.apps[:i], q.apps[i+1:]...)
+		p.sharesStale = true
 		for x := q; x != nil; x = x.parent {
 			x.runnable--
 		}

@@ -2,6 +2,7 @@ package yarnfair
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -276,5 +277,67 @@ func TestSlotModelRefused(t *testing.T) {
 	_, err := replay.Run(tr, replaytest.Build(t, Policy.Build, nil), replay.Config{Nodes: 1, MapSlots: 1, ReduceSlots: 1})
 	if err == nil || !strings.Contains(err.Error(), "yarn-fair schedules YARN containers: use the container model (--model yarn)") {
 		t.Fatalf("slot model: %v", err)
+	}
+}
+
+// ComputeShares sums equal shares in one multiplication; it must give
+// what the sum share by share gives (referenceShares, the same search
+// with the sum written out), saturation included.
+func TestComputeSharesUniform(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 7, 100, 1000} {
+		for _, total := range []int64{0, 1, 5, 1023, 1536000, 800, math.MaxInt64 / 3, math.MaxInt64} {
+			for _, c := range []struct {
+				w      float64
+				lo, hi int64
+			}{{1, 0, unbounded}, {2.5, 0, unbounded}, {1, 100, unbounded}, {1, 0, 4096}, {1e300, 0, unbounded}} {
+				w, lo, hi := make([]float64, n), make([]int64, n), make([]int64, n)
+				for i := range w {
+					w[i], lo[i], hi[i] = c.w, c.lo, c.hi
+				}
+				got, want := make([]int64, n), make([]int64, n)
+				ComputeShares(w, lo, hi, total, got)
+				referenceShares(w, lo, hi, total, want)
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Fatalf("n %d, total %d, %+v: shares %v, want %v", n, total, c, got, want)
+				}
+			}
+		}
+	}
+}
+
+// referenceShares is ComputeShares with the shares summed one by one.
+func referenceShares(weights []float64, mins, maxs []int64, total int64, out []int64) {
+	var totalMax int64
+	for _, m := range maxs {
+		totalMax = satAdd(totalMax, m)
+	}
+	total = min(max(total, 0), totalMax)
+	used := func(r float64) int64 {
+		var s int64
+		for i := range weights {
+			s = satAdd(s, shareAt(weights[i], mins[i], maxs[i], r))
+		}
+		return s
+	}
+	rMax := 1.0
+	for used(rMax) < total && rMax < 1e300 {
+		rMax *= 2
+	}
+	left, right := 0.0, rMax
+	for range shareIterations {
+		mid := (left + right) / 2
+		u := used(mid)
+		if u == total {
+			right = mid
+			break
+		}
+		if u < total {
+			left = mid
+		} else {
+			right = mid
+		}
+	}
+	for i := range weights {
+		out[i] = shareAt(weights[i], mins[i], maxs[i], right)
 	}
 }
