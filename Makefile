@@ -221,13 +221,15 @@ bench-exec: build
 	done
 
 # The speed regression check (in .ci/run): fifo-minimal, fifo, hfsp,
-# fair and yarn-fair with DRF (containers, same heartbeat) replay fb2010
+# fair, capacity, and in containers at the same heartbeat yarn-fair with
+# DRF and yarn-capacity (whose tasks share CPUs) replay fb2010
 # (seed 1, 100 nodes), and fifo and hfsp an overloaded cluster (fb2010's
 # first 300 jobs on 3 nodes); each one's instructions, counted by
 # valgrind's callgrind, over the floor's (replay.Floor on the same tasks)
 # must stay within 10% of its ratio in results/baseline/perf.json, which
 # make perf-baseline rewrites after a deliberate change. It also prints
-# hfsp / fifo overloaded and yarn-fair / fair. Counts, unlike times,
+# hfsp / fifo overloaded, yarn-fair / fair and yarn-capacity / capacity.
+# Counts, unlike times,
 # repeat on a shared machine. The test binary is built with -c: go test's
 # own build has no symbol table, which callgrind needs to find the
 # measured call. About 2.5 minutes.

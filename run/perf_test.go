@@ -58,6 +58,10 @@ var perfVariants = []perfVariant{
 	// 100 nodes): the cost of containers.
 	{"fair", "", perfPolicy("fair", nil, false)},
 	{"yarn-fair-drf", "", perfPolicy("yarn-fair", map[string]string{"policy": "drf"}, true)},
+	// The default (memory) calculator overcommits the NodeManagers'
+	// vcores, so that tasks share CPUs: the shared-CPU bookkeeping.
+	{"capacity", "", perfPolicy("capacity", nil, false)},
+	{"yarn-capacity", "", perfPolicy("yarn-capacity", nil, true)},
 	{"floor-overloaded", overloaded, perfFloor},
 	{"fifo-overloaded", overloaded, perfPolicy("fifo", nil, false)},
 	{"hfsp-overloaded", overloaded, perfPolicy("hfsp", nil, false)},
@@ -65,7 +69,7 @@ var perfVariants = []perfVariant{
 
 // perfRatios are the ratios of variants the check reports beside each
 // one's to its floor: the figures docs/performance.md states.
-var perfRatios = [][2]string{{"hfsp-overloaded", "fifo-overloaded"}, {"yarn-fair-drf", "fair"}, {"hfsp", "fifo-minimal"}}
+var perfRatios = [][2]string{{"hfsp-overloaded", "fifo-overloaded"}, {"yarn-fair-drf", "fair"}, {"yarn-capacity", "capacity"}, {"hfsp", "fifo-minimal"}}
 
 func perfFloor(tr *traces.Trace, nodes int) (int64, error) {
 	r, err := replay.Floor(tr, nodes, replay.DefaultMapSlots, replay.DefaultReduceSlots)
