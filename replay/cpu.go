@@ -95,7 +95,7 @@ func (e *Engine) runEnd(t TaskRef, tk *task) Time {
 	return tk.end
 }
 
-// cpuNext is the index of node ni's task due first, -1 if none runs.
+// next is the index of the node's task due first, -1 if none runs.
 func (c *nodeCPU) next() int {
 	p := -1
 	for i := range c.tasks {
