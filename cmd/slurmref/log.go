@@ -32,7 +32,9 @@ const stampLayout = "2006-01-02T15:04:05.000"
 // the runs of the backfill agent and of the main scheduler.
 type LogTimes struct {
 	Submit, Start, End []float64
-	Runs               []Run
+	// Held is the instant of the run that started each job.
+	Held []float64
+	Runs []Run
 	// Cleanups counts the ends of completing states (TraceJobs lines).
 	Cleanups int
 }
@@ -49,6 +51,10 @@ type Run struct {
 	At         float64
 	Main       bool // the main scheduler's, else a backfill pass
 	Completing bool
+	// Before: a submission or a job's end in the same millisecond is
+	// logged after the run (which did not see it); After: one is logged
+	// before it.
+	Before, After bool
 }
 
 // ReadLog reads slurmctld's log for jobs 1..n (none: the passes alone) (JobIds; the script starts
@@ -60,7 +66,8 @@ func ReadLog(name string, n int) (*LogTimes, error) {
 		return nil, err
 	}
 	defer f.Close()
-	lt := &LogTimes{Submit: nans(n), Start: nans(n), End: nans(n)}
+	lt := &LogTimes{Submit: nans(n), Start: nans(n), End: nans(n), Held: nans(n)}
+	lastEvent := math.Inf(-1) // the last submission's or end's time
 	completing := map[string]bool{} // JobIds ended and not cleaned up
 	s := bufio.NewScanner(f)
 	s.Buffer(make([]byte, 64<<10), 1<<20)
@@ -78,7 +85,7 @@ func ReadLog(name string, n int) (*LogTimes, error) {
 		t := float64(tm.UnixMilli()) / 1000
 		msg := m[2]
 		if main := mainRE.MatchString(msg); main || passRE.MatchString(msg) {
-			lt.Runs = append(lt.Runs, Run{At: t, Main: main, Completing: len(completing) > 0})
+			lt.Runs = append(lt.Runs, Run{At: t, Main: main, Completing: len(completing) > 0, After: lastEvent == t})
 			continue
 		}
 		if x := cleanupRE.FindStringSubmatch(msg); x != nil {
@@ -86,8 +93,15 @@ func ReadLog(name string, n int) (*LogTimes, error) {
 			delete(completing, x[1])
 			continue
 		}
-		if x := endRE.FindStringSubmatch(msg); x != nil {
-			completing[x[1]] = true
+		end := endRE.FindStringSubmatch(msg)
+		if end != nil {
+			completing[end[1]] = true
+		}
+		if end != nil || submitRE.MatchString(msg) {
+			lastEvent = t
+			for i := len(lt.Runs) - 1; i >= 0 && lt.Runs[i].At == t; i-- {
+				lt.Runs[i].Before = true
+			}
 		}
 		if n == 0 {
 			continue
@@ -98,6 +112,9 @@ func ReadLog(name string, n int) (*LogTimes, error) {
 			dst, id = lt.Submit, x[1]
 		} else if x := startRE.FindStringSubmatch(msg); x != nil {
 			dst, id = lt.Start, x[1]+x[2]
+			if j, err := strconv.Atoi(id); err == nil && j >= 1 && j <= n && len(lt.Runs) > 0 {
+				lt.Held[j-1] = lt.Runs[len(lt.Runs)-1].At
+			}
 		} else if x := endRE.FindStringSubmatch(msg); x != nil {
 			dst, id = lt.End, x[1]
 		} else {
@@ -146,7 +163,11 @@ func Refine(ran []Ran, lt *LogTimes, t0 float64) ([]Ran, error) {
 				return nil, fmt.Errorf("job %d: the log's %s at %.3f s is not in scontrol's second %g (or the next)", i+1, what, got[k], want[k])
 			}
 		}
-		out[i] = Ran{Submit: got[0], Start: got[1], End: got[2]}
+		held := lt.Held[i] - t0
+		if math.IsNaN(held) || held > got[1] || held < got[1]-1 {
+			held = got[1] // no run logged within the second before its start
+		}
+		out[i] = Ran{Submit: got[0], Start: got[1], End: got[2], Held: held}
 	}
 	return out, nil
 }
@@ -186,7 +207,14 @@ func WritePasses(out io.Writer, lt *LogTimes, t0 float64) error {
 		if r.Main {
 			kind = "main"
 		}
-		fmt.Fprintf(w, "%.3f %s\n", r.At-t0, kind)
+		// A run that did not see a submission or an end of its own
+		// millisecond goes half a millisecond before them, as the replay
+		// lets a pass see everything at its instant.
+		if r.Before && !r.After {
+			fmt.Fprintf(w, "%.4f %s\n", r.At-t0-0.0005, kind)
+		} else {
+			fmt.Fprintf(w, "%.3f %s\n", r.At-t0, kind)
+		}
 	}
 	fmt.Fprintf(w, "# %d runs while a job was completing left out\n", idle)
 	return w.Flush()

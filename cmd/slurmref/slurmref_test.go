@@ -90,7 +90,7 @@ func TestPlan(t *testing.T) {
 // CPUs as its estimate.
 func TestCSV(t *testing.T) {
 	plan := []Job{{1, 0, 5, 4, 1}, {2, 1, 20, 16, 2}}
-	ran := []Ran{{0.017, 0.920, 6.982}, {2.25, 7.5, 28.125}}
+	ran := []Ran{{0.017, 0.920, 6.982, 0.920}, {2.25, 7.5, 28.125, 7.5}}
 	var buf bytes.Buffer
 	if err := WriteCSV(&buf, plan, ran); err != nil {
 		t.Fatal(err)
@@ -132,6 +132,7 @@ func TestLog(t *testing.T) {
 		stamp(t0+0.920) + " sched/backfill: _start_job: Started JobId=1 in check on vm",
 		stamp(t0+0.934) + " debug:  sched: Running job scheduler for full queue.",
 		stamp(t0+1.921) + " sched/backfill: _attempt_backfill: beginning",
+		stamp(t0+6.982) + " sched/backfill: _attempt_backfill: beginning",
 		stamp(t0+6.982) + " _job_complete: JobId=1 WEXITSTATUS 0",
 		stamp(t0+6.982) + " _job_complete: JobId=1 done",
 		stamp(t0+6.985) + " sched/backfill: _attempt_backfill: beginning",
@@ -148,13 +149,15 @@ func TestLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Refine([]Ran{{0, 0, 6}, {0, 7, 28}}, lt, t0)
+	got, err := Refine([]Ran{{0, 0, 6, 0}, {0, 7, 28, 7}}, lt, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Ran{{0.017, 0.920, 6.982}, {0.037, 7.010, 28.125}}
+	// Job 2's CPUs are held from the main scheduler's run at 7.009 that
+	// allocated them, logged a millisecond before its start line.
+	want := []Ran{{0.017, 0.920, 6.982, 0.920}, {0.037, 7.010, 28.125, 7.009}}
 	for i := range want {
-		for k, pair := range [][2]float64{{got[i].Submit, want[i].Submit}, {got[i].Start, want[i].Start}, {got[i].End, want[i].End}} {
+		for k, pair := range [][2]float64{{got[i].Submit, want[i].Submit}, {got[i].Start, want[i].Start}, {got[i].End, want[i].End}, {got[i].Held, want[i].Held}} {
 			if math.Abs(pair[0]-pair[1]) > 5e-4 {
 				t.Errorf("job %d time %d: %.3f, want %.3f", i+1, k, pair[0], pair[1])
 			}
@@ -162,16 +165,17 @@ func TestLog(t *testing.T) {
 	}
 	// The runs from time 0 on, the backfill passes and the main
 	// scheduler's in the log's order, but the pass at 6.985, while job 1
-	// was completing.
+	// was completing; the pass at 6.982, logged before job 1's end of the
+	// same millisecond, half a millisecond before it.
 	var passes strings.Builder
 	if err := WritePasses(&passes, lt, t0); err != nil {
 		t.Fatal(err)
 	}
-	if want := "0.920 backfill\n0.934 main\n1.921 backfill\n7.009 main\n# 1 runs while a job was completing left out\n"; passes.String() != want {
+	if want := "0.920 backfill\n0.934 main\n1.921 backfill\n6.9815 backfill\n7.009 main\n# 1 runs while a job was completing left out\n"; passes.String() != want {
 		t.Errorf("passes:\n%s\nwant\n%s", passes.String(), want)
 	}
 	// scontrol says job 2 started in second 5: the log's 7.010 is not in it.
-	if _, err := Refine([]Ran{{0, 0, 6}, {0, 5, 28}}, lt, t0); err == nil || !strings.Contains(err.Error(), "job 2: the log's start at 7.010 s") {
+	if _, err := Refine([]Ran{{0, 0, 6, 0}, {0, 5, 28, 5}}, lt, t0); err == nil || !strings.Contains(err.Error(), "job 2: the log's start at 7.010 s") {
 		t.Errorf("Refine with job 2's start in second 5: %v; want an error naming job 2's start", err)
 	}
 	if _, err := ReadLog(log, 3); err == nil || !strings.Contains(err.Error(), "JobId 3 lacks") {

@@ -140,6 +140,10 @@ func readPlan(name string) ([]Job, error) {
 // Ran is what Slurm recorded of a job, in seconds from time 0.
 type Ran struct {
 	Submit, Start, End float64
+	// Held is when the job's CPUs were taken: the instant of the
+	// scheduler run that started it (the log's start line comes a moment
+	// later, in that run), or Start without a log.
+	Held float64
 }
 
 // readSlurm reads "job submit start end state" lines (epoch seconds,
@@ -165,7 +169,7 @@ func readSlurm(name string, t0 int64, n int) ([]Ran, error) {
 			return fmt.Errorf("job %d: submit %d, start %d, end %d: want t0 (%d) <= submit <= start <= end", j, v[1], v[2], v[3], t0)
 		}
 		seen[j-1] = true
-		ran[j-1] = Ran{Submit: float64(v[1] - t0), Start: float64(v[2] - t0), End: float64(v[3] - t0)}
+		ran[j-1] = Ran{Submit: float64(v[1] - t0), Start: float64(v[2] - t0), End: float64(v[3] - t0), Held: float64(v[2] - t0)}
 		return nil
 	})
 	if err != nil {
@@ -192,7 +196,7 @@ func WriteCSV(out io.Writer, jobs []Job, ran []Ran) error {
 	fmt.Fprintf(w, "job_id,submit_s,maps,reduces,map_durations_s,estimate_s,rigid\n")
 	for i, j := range jobs {
 		r := ran[i]
-		run := strconv.FormatFloat(r.End-r.Start, 'f', 3, 64)
+		run := strconv.FormatFloat(r.End-r.Held, 'f', 3, 64)
 		d := strings.TrimSpace(strings.Repeat(run+" ", j.CPUs))
 		fmt.Fprintf(w, "%d,%.3f,%d,0,%s,%d,true\n", j.ID, r.Submit, j.CPUs, d, 60*j.Limit*j.CPUs)
 	}
