@@ -22,7 +22,8 @@
 #      from scontrol (kept MinJobAge=600 s; no database needed), and the
 #      same to the millisecond from slurmctld's log;
 #   5. write the workload as Slurm ran it as CSV (fractional submit times,
-#      run time = Slurm's end - start, estimate = the time limit x CPUs),
+#      run time = Slurm's end - the scheduler run that started the job,
+#      estimate = the time limit x CPUs),
 #      bench import it, and replay it under easy on one node of 16 map
 #      slots, its passes at the instants of Slurm's passes in the log;
 #   6. compare the start times to the millisecond (slurmref compare): Kendall's tau-b of the

@@ -186,7 +186,7 @@ func readSlurm(name string, t0 int64, n int) ([]Ran, error) {
 // WriteCSV writes the workload as Slurm ran it, for bench import csv:
 // each job submitted when Slurm recorded its submission, a rigid job of
 // its CPUs as maps, each running for the time Slurm held the CPUs (end −
-// start, which includes the launch and the end of the sleep, some tens
+// Held, which includes the launch and the end of the sleep, some tens
 // of ms more than the sleep itself), with its time limit × CPUs as the
 // user's estimate (slot-seconds). Times keep their milliseconds. A replay
 // of this file starts from what Slurm saw, so that the start times differ
