@@ -67,7 +67,7 @@ func ReadLog(name string, n int) (*LogTimes, error) {
 	}
 	defer f.Close()
 	lt := &LogTimes{Submit: nans(n), Start: nans(n), End: nans(n), Held: nans(n)}
-	lastEvent := math.Inf(-1) // the last submission's or end's time
+	lastEvent := math.Inf(-1)       // the last submission's or end's time
 	completing := map[string]bool{} // JobIds ended and not cleaned up
 	s := bufio.NewScanner(f)
 	s.Buffer(make([]byte, 64<<10), 1<<20)
