@@ -259,9 +259,13 @@ func (e *Engine) markSilent(ni int32) {
 }
 
 // nextSilent is the first silent node in [from, to), or -1.
-func (e *Engine) nextSilent(from, to int32) int32 {
+func (e *Engine) nextSilent(from, to int32) int32 { return nextSet(e.silent, from, to) }
+
+// nextSet is the first bit set in [from, to) of the bitset words, or -1,
+// a word at a time.
+func nextSet(words []uint64, from, to int32) int32 {
 	for from < to {
-		w := e.silent[from>>6] >> (from & 63)
+		w := words[from>>6] >> (from & 63)
 		if w != 0 {
 			if i := from + int32(bits.TrailingZeros64(w)); i < to {
 				return i

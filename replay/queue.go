@@ -86,18 +86,12 @@ func (q *eventQueue) len() int { return q.ends.n + q.other.n + q.beats.n }
 func (q *eventQueue) push(e event) {
 	e.key |= q.seq
 	q.seq++
-	switch k := e.kind(); {
-	case k == evTaskEnd:
-		q.ends.push(e)
-	case k == evHeartbeat && q.beats.slots != nil:
-		q.beats.push(e)
-	default:
-		q.other.push(e)
-	}
+	q.putBack(e)
 }
 
-// putBack returns an event just popped to the queue, keeping its key, so
-// that it pops next again.
+// putBack queues e with the key it has, in the queue of its kind: an
+// event just popped goes back to pop next again (push comes here once it
+// has given e its sequence number).
 func (q *eventQueue) putBack(e event) {
 	switch k := e.kind(); {
 	case k == evTaskEnd:
@@ -185,19 +179,7 @@ func (r *hbRing) pop() event {
 }
 
 // next is the first queued node in [from, to), or -1.
-func (r *hbRing) next(from, to int32) int32 {
-	for from < to {
-		w := r.queued[from>>6] >> (from & 63)
-		if w != 0 {
-			if i := from + int32(bits.TrailingZeros64(w)); i < to {
-				return i
-			}
-			return -1
-		}
-		from = (from | 63) + 1
-	}
-	return -1
-}
+func (r *hbRing) next(from, to int32) int32 { return nextSet(r.queued, from, to) }
 
 // calendar is a calendar queue: time is cut into buckets of 2^shift µs, a
 // ring holds the next calRing buckets as unsorted lists, and the current

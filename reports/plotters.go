@@ -91,11 +91,16 @@ func (e *errBars) Plot(c draw.Canvas, p *plot.Plot) {
 }
 
 func (e *errBars) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return intervalsRange(e.x, e.lo, e.hi)
+}
+
+// intervalsRange is the range of intervals lo[i]–hi[i] at x[i].
+func intervalsRange(x, lo, hi []float64) (xmin, xmax, ymin, ymax float64) {
 	xmin, ymin = math.Inf(1), math.Inf(1)
 	xmax, ymax = math.Inf(-1), math.Inf(-1)
-	for i := range e.x {
-		xmin, xmax = math.Min(xmin, e.x[i]), math.Max(xmax, e.x[i])
-		ymin, ymax = math.Min(ymin, e.lo[i]), math.Max(ymax, e.hi[i])
+	for i := range x {
+		xmin, xmax = math.Min(xmin, x[i]), math.Max(xmax, x[i])
+		ymin, ymax = math.Min(ymin, lo[i]), math.Max(ymax, hi[i])
 	}
 	return xmin, xmax, ymin, ymax
 }
@@ -145,13 +150,7 @@ func (b *ciBand) Plot(c draw.Canvas, p *plot.Plot) {
 }
 
 func (b *ciBand) DataRange() (xmin, xmax, ymin, ymax float64) {
-	xmin, ymin = math.Inf(1), math.Inf(1)
-	xmax, ymax = math.Inf(-1), math.Inf(-1)
-	for i := range b.x {
-		xmin, xmax = math.Min(xmin, b.x[i]), math.Max(xmax, b.x[i])
-		ymin, ymax = math.Min(ymin, b.lo[i]), math.Max(ymax, b.hi[i])
-	}
-	return xmin, xmax, ymin, ymax
+	return intervalsRange(b.x, b.lo, b.hi)
 }
 
 // Thumbnail is a band across the middle of the legend's sample.

@@ -23,6 +23,12 @@ const shareIterations = 25
 // end of the final interval. The result is written to out, which must be
 // as long as weights.
 func ComputeShares(weights []float64, mins, maxs []int64, total int64, out []int64) {
+	computeShares(weights, mins, maxs, total, out, false)
+}
+
+// computeShares is ComputeShares; with oneByOne it sums equal shares one
+// by one rather than in one product (the tests' reference).
+func computeShares(weights []float64, mins, maxs []int64, total int64, out []int64, oneByOne bool) {
 	if len(weights) == 0 {
 		return
 	}
@@ -31,7 +37,7 @@ func ComputeShares(weights []float64, mins, maxs []int64, total int64, out []int
 		totalMax = satAdd(totalMax, m)
 	}
 	total = min(max(total, 0), totalMax)
-	uniform := true
+	uniform := !oneByOne
 	for i := 1; i < len(weights) && uniform; i++ {
 		uniform = weights[i] == weights[0] && mins[i] == mins[0] && maxs[i] == maxs[0]
 	}

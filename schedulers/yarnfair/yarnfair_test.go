@@ -281,8 +281,8 @@ func TestSlotModelRefused(t *testing.T) {
 }
 
 // ComputeShares sums equal shares in one multiplication; it must give
-// what the sum share by share gives (referenceShares, the same search
-// with the sum written out), saturation included.
+// what the sum share by share gives (computeShares with oneByOne),
+// saturation included.
 func TestComputeSharesUniform(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 7, 100, 1000} {
 		for _, total := range []int64{0, 1, 5, 1023, 1536000, 800, math.MaxInt64 / 3, math.MaxInt64} {
@@ -296,48 +296,11 @@ func TestComputeSharesUniform(t *testing.T) {
 				}
 				got, want := make([]int64, n), make([]int64, n)
 				ComputeShares(w, lo, hi, total, got)
-				referenceShares(w, lo, hi, total, want)
+				computeShares(w, lo, hi, total, want, true)
 				if fmt.Sprint(got) != fmt.Sprint(want) {
 					t.Fatalf("n %d, total %d, %+v: shares %v, want %v", n, total, c, got, want)
 				}
 			}
 		}
-	}
-}
-
-// referenceShares is ComputeShares with the shares summed one by one.
-func referenceShares(weights []float64, mins, maxs []int64, total int64, out []int64) {
-	var totalMax int64
-	for _, m := range maxs {
-		totalMax = satAdd(totalMax, m)
-	}
-	total = min(max(total, 0), totalMax)
-	used := func(r float64) int64 {
-		var s int64
-		for i := range weights {
-			s = satAdd(s, shareAt(weights[i], mins[i], maxs[i], r))
-		}
-		return s
-	}
-	rMax := 1.0
-	for used(rMax) < total && rMax < 1e300 {
-		rMax *= 2
-	}
-	left, right := 0.0, rMax
-	for range shareIterations {
-		mid := (left + right) / 2
-		u := used(mid)
-		if u == total {
-			right = mid
-			break
-		}
-		if u < total {
-			left = mid
-		} else {
-			right = mid
-		}
-	}
-	for i := range weights {
-		out[i] = shareAt(weights[i], mins[i], maxs[i], right)
 	}
 }
