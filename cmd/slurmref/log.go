@@ -19,6 +19,9 @@ var (
 	startRE  = regexp.MustCompile(`^(?:sched: Allocate JobId=(\d+) |sched/backfill: _start_job: Started JobId=(\d+) )`)
 	endRE    = regexp.MustCompile(`^_job_complete: JobId=(\d+) done$`)
 	passRE   = regexp.MustCompile(`^sched/backfill: _attempt_backfill: beginning$`)
+	// A pass that tested the whole queue logs its end before its count.
+	queueEndRE = regexp.MustCompile(`^sched/backfill: _attempt_backfill: BACKFILL: reached end of job queue$`)
+	testedRE   = regexp.MustCompile(`^sched/backfill: _attempt_backfill: completed testing (\d+)\(\d+\) jobs`)
 	// The main scheduler's runs are logged at SlurmctldDebug=debug, and
 	// the end of a job's completing state with DebugFlags=TraceJobs.
 	mainRE    = regexp.MustCompile(`^debug:\s+sched: Running job scheduler `)
@@ -55,6 +58,11 @@ type Run struct {
 	// logged after the run (which did not see it); After: one is logged
 	// before it.
 	Before, After bool
+	// Tested is how many jobs a backfill pass tested if it stopped
+	// before the end of the queue (bf_max_time, on time(2)'s whole
+	// seconds); -1 if it tested them all or had none to test.
+	Tested int
+	whole  bool // "reached end of job queue" logged
 }
 
 // ReadLog reads slurmctld's log for jobs 1..n (none: the passes alone) (JobIds; the script starts
@@ -85,8 +93,22 @@ func ReadLog(name string, n int) (*LogTimes, error) {
 		t := float64(tm.UnixMilli()) / 1000
 		msg := m[2]
 		if main := mainRE.MatchString(msg); main || passRE.MatchString(msg) {
-			lt.Runs = append(lt.Runs, Run{At: t, Main: main, Completing: len(completing) > 0, After: lastEvent == t})
+			lt.Runs = append(lt.Runs, Run{At: t, Main: main, Completing: len(completing) > 0, After: lastEvent == t, Tested: -1})
 			continue
+		}
+		if r := lastPass(lt.Runs); r != nil {
+			if queueEndRE.MatchString(msg) {
+				r.whole = true
+				continue
+			}
+			if x := testedRE.FindStringSubmatch(msg); x != nil {
+				if !r.whole {
+					if r.Tested, err = strconv.Atoi(x[1]); err != nil {
+						return nil, fmt.Errorf("%s:%d: jobs tested %q: %v", name, line, x[1], err)
+					}
+				}
+				continue
+			}
 		}
 		if x := cleanupRE.FindStringSubmatch(msg); x != nil {
 			lt.Cleanups++
@@ -140,6 +162,16 @@ func ReadLog(name string, n int) (*LogTimes, error) {
 	return lt, nil
 }
 
+// lastPass is the last backfill pass of runs, nil if none.
+func lastPass(runs []Run) *Run {
+	for i := len(runs) - 1; i >= 0; i-- {
+		if !runs[i].Main {
+			return &runs[i]
+		}
+	}
+	return nil
+}
+
 func nans(n int) []float64 {
 	v := make([]float64, n)
 	for i := range v {
@@ -174,11 +206,12 @@ func Refine(ran []Ran, lt *LogTimes, t0 float64) ([]Ran, error) {
 
 // WritePasses writes the runs of both schedulers from time 0 on, for
 // easy's pass-times: "SECONDS backfill" or "SECONDS main" per line, in
-// the log's order, seconds from t0 to the millisecond. A run while a job
+// the log's order, seconds from t0 to the millisecond, and "SECONDS
+// backfill JOBS" for a pass that tested only the first JOBS jobs. A run while a job
 // was completing could start nothing on the one node and is left out,
 // counted in a comment.
 func WritePasses(out io.Writer, lt *LogTimes, t0 float64) error {
-	var passes, mains, idle int
+	var passes, mains, idle, cut int
 	for _, r := range lt.Runs {
 		if r.Main {
 			mains++
@@ -206,6 +239,9 @@ func WritePasses(out io.Writer, lt *LogTimes, t0 float64) error {
 		kind := "backfill"
 		if r.Main {
 			kind = "main"
+		} else if r.Tested >= 0 {
+			kind = fmt.Sprintf("backfill %d", r.Tested)
+			cut++
 		}
 		// A run that did not see a submission or an end of its own
 		// millisecond goes half a millisecond before them, as the replay
@@ -216,6 +252,6 @@ func WritePasses(out io.Writer, lt *LogTimes, t0 float64) error {
 			fmt.Fprintf(w, "%.3f %s\n", r.At-t0, kind)
 		}
 	}
-	fmt.Fprintf(w, "# %d runs while a job was completing left out\n", idle)
+	fmt.Fprintf(w, "# %d runs while a job was completing left out; %d passes cut short\n", idle, cut)
 	return w.Flush()
 }

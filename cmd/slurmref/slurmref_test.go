@@ -130,8 +130,12 @@ func TestLog(t *testing.T) {
 		stamp(t0+0.037) + " _slurm_rpc_submit_batch_job: JobId=2 InitPrio=4294901758 usec=758",
 		stamp(t0+0.920) + " sched/backfill: _attempt_backfill: beginning",
 		stamp(t0+0.920) + " sched/backfill: _start_job: Started JobId=1 in check on vm",
+		stamp(t0+0.920) + " sched/backfill: _attempt_backfill: BACKFILL: reached end of job queue",
+		stamp(t0+0.920) + " sched/backfill: _attempt_backfill: completed testing 2(2) jobs, usec=714",
 		stamp(t0+0.934) + " debug:  sched: Running job scheduler for full queue.",
 		stamp(t0+1.921) + " sched/backfill: _attempt_backfill: beginning",
+		stamp(t0+1.921) + " debug:  sched/backfill: _attempt_backfill: 1 jobs to backfill",
+		stamp(t0+1.921) + " sched/backfill: _attempt_backfill: completed testing 0(0) jobs, usec=212",
 		stamp(t0+6.982) + " sched/backfill: _attempt_backfill: beginning",
 		stamp(t0+6.982) + " _job_complete: JobId=1 WEXITSTATUS 0",
 		stamp(t0+6.982) + " _job_complete: JobId=1 done",
@@ -166,12 +170,13 @@ func TestLog(t *testing.T) {
 	// The runs from time 0 on, the backfill passes and the main
 	// scheduler's in the log's order, but the pass at 6.985, while job 1
 	// was completing; the pass at 6.982, logged before job 1's end of the
-	// same millisecond, half a millisecond before it.
+	// same millisecond, half a millisecond before it. The pass at 1.921
+	// stopped before testing job 2 (no "reached end of job queue").
 	var passes strings.Builder
 	if err := WritePasses(&passes, lt, t0); err != nil {
 		t.Fatal(err)
 	}
-	if want := "0.920 backfill\n0.934 main\n1.921 backfill\n6.9815 backfill\n7.009 main\n# 1 runs while a job was completing left out\n"; passes.String() != want {
+	if want := "0.920 backfill\n0.934 main\n1.921 backfill 0\n6.9815 backfill\n7.009 main\n# 1 runs while a job was completing left out; 1 passes cut short\n"; passes.String() != want {
 		t.Errorf("passes:\n%s\nwant\n%s", passes.String(), want)
 	}
 	// scontrol says job 2 started in second 5: the log's 7.010 is not in it.

@@ -178,7 +178,7 @@ var easyOptionList = []policy.Option{
 	{Name: "decision-interval", Default: "0", Usage: "seconds between scheduling passes: 0 = at every instant with arrivals or job ends; d > 0 = at multiples of d, each deciding the arrivals and ends before it (Slurm's bf_interval, sched_interval)"},
 	{Name: "decision-phase", Default: "0", Usage: "seconds after each multiple of decision-interval at which the passes run, in [0, decision-interval): Slurm's backfill passes fall at a fixed fraction of the second, read from slurmctld's log"},
 	{Name: "main-scheduler", Default: "false", Usage: "at the instant of a job end, start queued jobs from the head in queue order while they fit, stopping at the first that does not, without waiting for the next pass (Slurm's main scheduler, job_scheduler.c schedule(), run at once when an epilog-complete message arrives); backfilling stays on the passes"},
-	{Name: "pass-times", Default: "", Usage: "file of the passes' instants, one \"SECONDS backfill\" or \"SECONDS main\" per line (seconds from time 0, in order): a backfill pass starts the head of the queue, then backfills; a main pass starts the head alone. Slurm's two schedulers as its log timed them (slurmref passes); after the last line, decision-interval's passes", OmitDefault: true},
+	{Name: "pass-times", Default: "", Usage: "file of the passes' instants, one \"SECONDS backfill\", \"SECONDS backfill JOBS\" or \"SECONDS main\" per line (seconds from time 0, in order): a backfill pass starts the head of the queue, then backfills, testing only the first JOBS jobs if given (a pass Slurm cut short at bf_max_time); a main pass starts the head alone. Slurm's two schedulers as its log timed them (slurmref passes); after the last line, decision-interval's passes", OmitDefault: true},
 }
 
 // Name is the policy's name in the registry and on the command line.
@@ -430,7 +430,7 @@ func (e *Easy) Decide(v *replay.View) replay.Time {
 	e.v = v
 	e.changed, e.ended = false, false
 	e.integrate(v)
-	e.pass(v)
+	e.pass(v, allJobs)
 	e.snapshot(v)
 	return replay.Never
 }
@@ -506,22 +506,34 @@ func (e *Easy) admit(j int32, now replay.Time, free *[2]int) {
 // every later job of a failed partition is skipped,
 // "_failed_partition(job_ptr->part_ptr, failed_parts, ...)").
 func (e *Easy) head(now replay.Time, free *[2]int, capacity [2]int) {
-	for len(e.queue) > 0 && e.fits(e.queue[0], *free, capacity) {
-		e.admit(e.queue[0], now, free)
-	}
+	e.headUpTo(now, free, capacity, len(e.queue))
 }
 
-// pass is one EASY scheduling pass over the queue.
-func (e *Easy) pass(v *replay.View) {
+// headUpTo is head admitting at most limit jobs; it returns how many it
+// admitted.
+func (e *Easy) headUpTo(now replay.Time, free *[2]int, capacity [2]int, limit int) int {
+	n := 0
+	for ; n < limit && len(e.queue) > 0 && e.fits(e.queue[0], *free, capacity); n++ {
+		e.admit(e.queue[0], now, free)
+	}
+	return n
+}
+
+// pass is one EASY scheduling pass over the queue, testing at most
+// limit jobs (allJobs: the whole queue).
+func (e *Easy) pass(v *replay.View, limit int) {
 	now := v.Now()
 	capacity := [2]int{v.Slots(replay.Map), v.Slots(replay.Reduce)}
 	free := [2]int{capacity[0] - e.reserved[0], capacity[1] - e.reserved[1]}
-	e.head(now, &free, capacity)
-	if len(e.queue) == 0 {
+	if limit == allJobs {
+		limit = len(e.queue)
+	}
+	limit -= e.headUpTo(now, &free, capacity, limit)
+	if len(e.queue) == 0 || limit <= 0 {
 		return
 	}
-	if e.o.reservations != 1 || e.o.nodeGranular || e.o.refuse || e.o.window > 0 || e.o.profiled {
-		e.plan(now, free, capacity)
+	if limit < len(e.queue) || e.o.reservations != 1 || e.o.nodeGranular || e.o.refuse || e.o.window > 0 || e.o.profiled {
+		e.plan(now, free, capacity, limit)
 		return
 	}
 	// The head's reservation: the shadow time at which enough slots are

@@ -19,11 +19,23 @@ import (
 type passTime struct {
 	at   replay.Time
 	main bool
+	// limit is how many jobs a backfill pass tests, the first in queue
+	// order (allJobs: every one). Slurm ends a pass once bf_max_time has
+	// passed since it began (backfill.c, _attempt_backfill: "if
+	// (slurmctld_config.shutdown_time || (difftime(time(NULL),
+	// orig_sched_start) >= bf_max_time)) break;"), on time(2)'s whole
+	// seconds, which lag the log's clock by a few milliseconds: a pass
+	// begun just after a whole second can end after one job.
+	limit int
 }
 
+// allJobs is the limit of a pass that tests the whole queue.
+const allJobs = -1
+
 // readPassTimes reads a pass-times file: one pass per line, "SECONDS
-// backfill" or "SECONDS main", seconds from the trace's time 0 in
-// non-decreasing order; '#' starts a comment. slurmref passes writes it
+// backfill", "SECONDS backfill JOBS" (a pass that tests only the first
+// JOBS jobs of the queue) or "SECONDS main", seconds from the trace's
+// time 0 in non-decreasing order; '#' starts a comment. slurmref passes writes it
 // from slurmctld's log, where Slurm's backfill agent and main scheduler
 // each run on their own clock.
 func readPassTimes(path string) ([]passTime, error) {
@@ -47,14 +59,21 @@ func parsePassTimes(r io.Reader, path string) ([]passTime, error) {
 			continue
 		}
 		fields := strings.Fields(line)
-		if len(fields) != 2 {
-			return nil, fmt.Errorf("%s:%d: %q; want \"SECONDS backfill\" or \"SECONDS main\"", path, ln, line)
+		if len(fields) != 2 && (len(fields) != 3 || fields[1] != "backfill") {
+			return nil, fmt.Errorf("%s:%d: %q; want \"SECONDS backfill\", \"SECONDS backfill JOBS\" or \"SECONDS main\"", path, ln, line)
 		}
 		s, err := strconv.ParseFloat(fields[0], 64)
 		if err != nil || !(s >= 0) || math.IsInf(s, 0) || s > 1e12 {
 			return nil, fmt.Errorf("%s:%d: time %q; want seconds >= 0", path, ln, fields[0])
 		}
-		p := passTime{at: replay.Seconds(s)}
+		p := passTime{at: replay.Seconds(s), limit: allJobs}
+		if len(fields) == 3 {
+			n, err := strconv.Atoi(fields[2])
+			if err != nil || n < 0 {
+				return nil, fmt.Errorf("%s:%d: jobs tested %q; want an integer >= 0", path, ln, fields[2])
+			}
+			p.limit = n
+		}
 		switch fields[1] {
 		case "backfill":
 		case "main":
@@ -79,7 +98,7 @@ func parsePassTimes(r io.Reader, path string) ([]passTime, error) {
 // decideListed is Decide with pass-times: the next listed pass at or
 // after the first change it has not seen runs at its instant, seeing
 // every arrival and end up to and including that instant. A backfill
-// pass sees the changes since the last backfill pass; a main pass those
+// pass sees the changes since the last whole backfill pass; a main pass those
 // since the last pass of either kind, and starts jobs from the head of
 // the queue while they fit. After the last listed pass the passes of
 // decision-interval (or of every instant) take over.
@@ -107,8 +126,11 @@ func (e *Easy) decideListed(v *replay.View) (replay.Time, bool) {
 				e.head(now, &free, capacity)
 			}
 		} else {
-			e.changed, e.mainChanged, e.ended = false, false, false
-			e.pass(v)
+			// A pass cut short leaves jobs it did not test for the next.
+			if p.limit == allJobs {
+				e.changed, e.mainChanged, e.ended = false, false, false
+			}
+			e.pass(v, p.limit)
 		}
 		e.snapshot(v)
 	}

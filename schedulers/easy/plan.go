@@ -124,8 +124,9 @@ func (e *Easy) held(j int32, capacity [2]int) [2]int {
 }
 
 // plan is the scheduling pass with the backfilling variants; free is
-// what is free now once the head jobs that fit are admitted.
-func (e *Easy) plan(now replay.Time, free, capacity [2]int) {
+// what is free now once the head jobs that fit are admitted. It tests
+// the first limit jobs of the queue (a pass Slurm cut short).
+func (e *Easy) plan(now replay.Time, free, capacity [2]int, limit int) {
 	p := &e.profile
 	p.now, p.free, p.steps = now, free, p.steps[:0]
 	for _, j := range e.admitted {
@@ -138,7 +139,7 @@ func (e *Easy) plan(now replay.Time, free, capacity [2]int) {
 	reserved := 0
 	var dummy [2]int
 	// In queue order until the reservations are made.
-	cands := append(e.cands[:0], e.queue...)
+	cands := append(e.cands[:0], e.queue[:min(limit, len(e.queue))]...)
 	i := 0
 	for ; i < len(cands) && reserved < e.o.reservations; i++ {
 		j := cands[i]

@@ -188,12 +188,61 @@ func TestPassTimes(t *testing.T) {
 	checkStarts(t, "pass-times", got, []float64{0.5, 6, 10, 7.5, 21})
 }
 
+// TestPassTimesCutShort: a pass listed as "backfill N" tests only the
+// first N jobs of the queue, as a Slurm pass that reached bf_max_time
+// (backfill.c, _attempt_backfill: "if (slurmctld_config.shutdown_time
+// || (difftime(time(NULL),orig_sched_start) >= bf_max_time)) break;"),
+// and the jobs it did not test wait for the next pass. One node of 16
+// slots, Slurm's settings, heartbeats every 0.1 s:
+//
+//	A: width 8, 5 s (requested 5) at 0
+//	B: width 16, 2 s (requested 2) at 0.1
+//	C: width 4, 1 s (requested 1) at 0.2
+//
+//	0.5 backfill 1: A starts; B and C are not tested (a whole pass
+//	    would reserve the node for B at 5 and backfill C, which ends at
+//	    1.5, at once).
+//	1.0 backfill: B reserved at 5; C, ending at 2, is backfilled.
+//
+// After the list, decision-interval 1: A ends at 5, B starts on the
+// tick after, 6.
+func TestPassTimesCutShort(t *testing.T) {
+	jobs := []traces.Job{swfJob(0, 8, 5, 5), swfJob(0.1, 16, 2, 2), swfJob(0.2, 4, 1, 1)}
+	cfg := replay.Config{Nodes: 1, NodesPerRack: 1, MapSlots: 16, ReduceSlots: 1, Heartbeat: 0.1}
+	for _, c := range []struct {
+		list string
+		want []float64
+	}{
+		{"0.5 backfill 1\n1.0 backfill\n", []float64{0.5, 6, 1}},
+		{"0.5 backfill\n1.0 backfill\n", []float64{0.5, 6, 0.5}},
+		// 0.5 tests nothing; 1.0 starts A (ending at 6) and reserves the
+		// node for B at 6; 2.0 backfills C, ending at 3. B starts at 7.
+		{"0.5 backfill 0\n1.0 backfill 2\n2.0 backfill\n", []float64{1, 7, 2}},
+	} {
+		passes := filepath.Join(t.TempDir(), "passes.txt")
+		if err := os.WriteFile(passes, []byte(c.list), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		opts := map[string]string{"job-share": "1", "backfill-order": "fcfs", "node-granular": "true",
+			"end-at-shadow": "refuse", "decision-interval": "1", "pass-times": passes}
+		r := replaytest.Run(t, replaytest.TraceOf(t, jobs...), replaytest.Build(t, Policy.Build, opts), cfg)
+		var got []float64
+		for _, j := range r.Jobs {
+			got = append(got, j.FirstLaunch.Sec())
+		}
+		checkStarts(t, c.list, got, c.want)
+	}
+}
+
 // TestPassTimesBad: a pass-times file that cannot be read is refused,
 // naming the file and line.
 func TestPassTimesBad(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct{ text, want string }{
-		{"1 backfill\n2\n", "p:2: \"2\"; want \"SECONDS backfill\" or \"SECONDS main\""},
+		{"1 backfill\n2\n", "p:2: \"2\"; want \"SECONDS backfill\", \"SECONDS backfill JOBS\" or \"SECONDS main\""},
+		{"1 main 3\n", "p:1: \"1 main 3\"; want"},
+		{"1 backfill x\n", "p:1: jobs tested \"x\"; want an integer >= 0"},
+		{"1 backfill -2\n", "p:1: jobs tested \"-2\""},
 		{"x main\n", "p:1: time \"x\"; want seconds >= 0"},
 		{"-1 main\n", "p:1: time \"-1\""},
 		{"1 both\n", "p:1: pass \"both\"; want backfill or main"},
