@@ -367,10 +367,21 @@ func (e *Engine) unsuspend(ni int32, t TaskRef, tk *task) {
 // task's position in its record, which every removal would update in the
 // moved task's record, a cache miss at nearly every task end.
 func removeTask(list []TaskRef, t TaskRef, ni int32) []TaskRef {
+	return removeAt(list, taskIndex(list, t, ni))
+}
+
+// taskIndex is the position of t in list, one of node ni's lists.
+func taskIndex(list []TaskRef, t TaskRef, ni int32) int {
 	p := slices.Index(list, t)
 	if p < 0 {
 		panic(fmt.Sprintf("replay: task %v is not in the list of node %d", t, ni))
 	}
+	return p
+}
+
+// removeAt removes the task at p from list by moving the last into its
+// place.
+func removeAt(list []TaskRef, p int) []TaskRef {
 	last := len(list) - 1
 	list[p] = list[last]
 	return list[:last]
@@ -400,7 +411,12 @@ func (e *Engine) occupy(ni int32, t TaskRef, d int32) {
 	if d > 0 {
 		n.running = append(n.running, t)
 	} else {
-		n.running = removeTask(n.running, t, ni)
+		p := taskIndex(n.running, t, ni)
+		n.running = removeAt(n.running, p)
+		if e.cpuShared {
+			// The CPU list is in the running list's order.
+			e.cpuRemoveAt(ni, p)
+		}
 	}
 	if e.cpuShared {
 		if d > 0 {
@@ -408,7 +424,6 @@ func (e *Engine) occupy(ni int32, t TaskRef, d int32) {
 			e.rerate(ni)
 			e.cpus[ni].tasks = append(e.cpus[ni].tasks, cpuTask{ref: t, waiting: true})
 		} else {
-			e.cpuRemove(ni, t)
 			e.rerate(ni)
 		}
 	}

@@ -36,8 +36,14 @@ type cpuTask struct {
 
 // nodeCPU is a node's running tasks, in the order of node.running, and
 // its event in the engine's queue (at, key), if queued.
+//
+// first caches next: the index+1 of the task due first (0: none), or
+// -1 when a change made it unknown. Every task end looks for the first
+// due task two or three times (cpuDue, cpuQueue, rerate); the cache makes
+// that one scan, which rerate shares with its own.
 type nodeCPU struct {
 	tasks  []cpuTask
+	first  int32
 	queued bool
 	at     Time
 	key    uint64
@@ -61,26 +67,38 @@ func (e *Engine) cpuFind(ni int32, t TaskRef) int {
 	panic("replay: a running task is missing from its node's CPU list")
 }
 
-// cpuRemove takes task t out of node ni's list as removeTask takes it out
-// of node.running (the last task moves into its place), keeping the two
-// in the same order.
-func (e *Engine) cpuRemove(ni int32, t TaskRef) {
+// cpuRemoveAt takes the task at index p out of node ni's list as
+// removeAt takes it out of node.running (the last task moves into its
+// place), keeping the two in the same order.
+func (e *Engine) cpuRemoveAt(ni int32, p int) {
 	c := &e.cpus[ni]
-	p := e.cpuFind(ni, t)
 	last := len(c.tasks) - 1
 	c.tasks[p] = c.tasks[last]
 	c.tasks = c.tasks[:last]
+	switch c.first - 1 {
+	case int32(p):
+		c.first = -1
+	case int32(last):
+		c.first = int32(p) + 1
+	}
 }
 
 // cpuRun sets the end of task t, which has just started running (or its
 // shuffle could start) on node ni, and queues it.
 func (e *Engine) cpuRun(ni int32, t TaskRef, tk *task) {
-	x := &e.cpus[ni].tasks[e.cpuFind(ni, t)]
+	p := e.cpuFind(ni, t)
+	x := &e.cpus[ni].tasks[p]
 	x.waiting = false
 	x.swapEnd = tk.segStart + tk.swapDelay
 	x.end = tk.end
 	x.due, x.seq = tk.end, e.reserveSeq()
-	if c := &e.cpus[ni]; !c.queuedBy(x.due, x.seq) {
+	c := &e.cpus[ni]
+	// Its sequence number is the newest: it comes first only if due
+	// strictly earlier than the first.
+	if c.first == 0 || (c.first > 0 && x.due < c.tasks[c.first-1].due) {
+		c.first = int32(p) + 1
+	}
+	if !c.queuedBy(x.due, x.seq) {
 		e.cpuQueue(ni)
 	}
 }
@@ -97,14 +115,24 @@ func (e *Engine) runEnd(t TaskRef, tk *task) Time {
 
 // next is the index of the node's task due first, -1 if none runs.
 func (c *nodeCPU) next() int {
-	p := -1
+	if c.first >= 0 {
+		return int(c.first) - 1
+	}
+	p := c.scan()
+	c.first = int32(p) + 1
+	return p
+}
+
+// scan finds the node's task due first, -1 if none runs.
+func (c *nodeCPU) scan() int {
+	p, due, seq := -1, Time(0), uint64(0)
 	for i := range c.tasks {
 		x := &c.tasks[i]
 		if x.waiting {
 			continue
 		}
-		if p < 0 || x.due < c.tasks[p].due || (x.due == c.tasks[p].due && x.seq < c.tasks[p].seq) {
-			p = i
+		if p < 0 || x.due < due || (x.due == due && x.seq < seq) {
+			p, due, seq = i, x.due, x.seq
 		}
 	}
 	return p
@@ -156,6 +184,7 @@ func (e *Engine) cpuDue(ev event) {
 			// Its node's shared CPUs slowed it since (rerate): due again
 			// at its end, behind what was queued meanwhile.
 			x.due, x.seq = x.end, e.reserveSeq()
+			c.first = -1
 		default:
 			// Meanwhile the event being handled stands for the node's:
 			// nothing on the node is due before it.
@@ -182,26 +211,57 @@ func (e *Engine) rerate(ni int32) {
 	old := n.rate
 	n.rate = rate
 	c := &e.cpus[ni]
+	now := e.now
 	first, firstDue := -1, Never // the earliest of the tasks queued again
-	for i := range c.tasks {
-		x := &c.tasks[i]
-		if x.waiting {
-			continue
-		}
-		from := max(e.now, x.swapEnd) // the swap is not CPU work
-		left := x.end - from
-		if left <= 0 {
-			continue
-		}
-		end := from + Time(math.Round(float64(left)*old/rate))
-		if end < x.end {
-			// Earlier: due at the new end, queued now.
-			x.due, x.seq = end, e.reserveSeq()
-			if end < firstDue {
-				first, firstDue = i, end
+	if rate < old {
+		// Slower: every end moves later, so no due changes and neither
+		// does the first due task (next).
+		for i := range c.tasks {
+			x := &c.tasks[i]
+			if x.waiting {
+				continue
+			}
+			from := max(now, x.swapEnd) // the swap is not CPU work
+			if left := x.end - from; left > 0 {
+				end := from + Time(math.Round(float64(left)*old/rate))
+				if end < x.end {
+					// Rounding keeps end ≥ x.end; were it earlier, it
+					// is queued as in the faster case.
+					x.due, x.seq = end, e.reserveSeq()
+					if end < firstDue {
+						first, firstDue = i, end
+					}
+					c.first = -1
+				}
+				x.end = end
 			}
 		}
-		x.end = end
+	} else {
+		// Faster: ends move earlier and are queued again; the first due
+		// task is found on the way.
+		nx, nxDue, nxSeq := -1, Time(0), uint64(0)
+		for i := range c.tasks {
+			x := &c.tasks[i]
+			if x.waiting {
+				continue
+			}
+			from := max(now, x.swapEnd) // the swap is not CPU work
+			if left := x.end - from; left > 0 {
+				end := from + Time(math.Round(float64(left)*old/rate))
+				if end < x.end {
+					// Earlier: due at the new end, queued now.
+					x.due, x.seq = end, e.reserveSeq()
+					if end < firstDue {
+						first, firstDue = i, end
+					}
+				}
+				x.end = end
+			}
+			if nx < 0 || x.due < nxDue || (x.due == nxDue && x.seq < nxSeq) {
+				nx, nxDue, nxSeq = i, x.due, x.seq
+			}
+		}
+		c.first = int32(nx) + 1
 	}
 	if first >= 0 && !c.queuedBy(firstDue, c.tasks[first].seq) {
 		e.cpuQueue(ni)

@@ -12,8 +12,9 @@ import (
 // checks every node's CPU list at every event against the engine's own
 // records: the same tasks as the node's running list in the same order,
 // waiting as their records say, ends not passed and each task due no
-// later than its end; the node's rate as its allocation gives it; and the
-// node's queued event no later than its first due task.
+// later than its end; the node's rate as its allocation gives it; its
+// cached first due task, if known, the one a scan finds; and the node's
+// queued event no later than its first due task.
 type cpuWatch struct {
 	Scheduler
 	t *testing.T
@@ -50,6 +51,9 @@ func (s *cpuWatch) OnEvent(ev Event, v *View) {
 		}
 		if n.rate != rate {
 			s.t.Fatalf("at %v node %d runs at %v, want %v", e.now, ni, n.rate, rate)
+		}
+		if c.first >= 0 && int(c.first)-1 != c.scan() {
+			s.t.Fatalf("at %v node %d caches task %d as due first, a scan finds %d", e.now, ni, c.first-1, c.scan())
 		}
 		if p := c.next(); p >= 0 && !c.queuedBy(c.tasks[p].due, c.tasks[p].seq) {
 			s.t.Fatalf("at %v node %d's event is not queued by its first due task (%v at %v)", e.now, ni, c.tasks[p].ref, c.tasks[p].due)
@@ -113,5 +117,39 @@ func TestSharedCPUsReplay(t *testing.T) {
 		if d != c.digest {
 			t.Errorf("seed %d: digest %s, want %s", c.cfg.Seed, d, c.digest)
 		}
+	}
+}
+
+// TestCPUFirstFollowsRemovals removes tasks from a node's CPU list as a
+// task end does (the last moves into the hole) and checks the cached
+// first due task: it follows the task moved, and is found again when it
+// is the one removed.
+func TestCPUFirstFollowsRemovals(t *testing.T) {
+	e := &Engine{cpus: make([]nodeCPU, 1)}
+	c := &e.cpus[0]
+	c.tasks = []cpuTask{
+		{ref: TaskRef{Index: 0}, due: 10, seq: 1},
+		{ref: TaskRef{Index: 1}, due: 5, seq: 2},
+		{ref: TaskRef{Index: 2}, due: 3, seq: 3},
+		{ref: TaskRef{Index: 3}, waiting: true},
+	}
+	c.first = -1 // unknown
+	if p := c.next(); p != 2 {
+		t.Fatalf("first due task at %d, want 2", p)
+	}
+	e.cpuRemoveAt(0, 1) // the waiting task moves into index 1
+	if c.first != 3 || c.next() != 2 {
+		t.Fatalf("after removing index 1: cached %d, next %d; want 3 and 2", c.first, c.next())
+	}
+	e.cpuRemoveAt(0, 0) // index 2, due first, moves into index 0
+	if c.first != 1 || c.tasks[0].ref.Index != 2 {
+		t.Fatalf("after removing index 0: cached %d, task 0 is %v; want 1 and task 2", c.first, c.tasks[0].ref)
+	}
+	e.cpuRemoveAt(0, 0) // the first due task itself: only the waiting one is left
+	if c.first != -1 {
+		t.Fatalf("after removing the first due task: cached %d, want -1 (unknown)", c.first)
+	}
+	if p := c.next(); p != -1 || c.first != 0 {
+		t.Fatalf("with only a waiting task: next %d, cached %d; want -1 and 0", p, c.first)
 	}
 }
