@@ -32,16 +32,16 @@ type HFSP struct {
 	jobs  []hfspJob
 	order [2][]int64 // the virtual cluster's order, as of orderVer
 	serve [2]hfspServe
-	// servable is mayServe by phase and job, kept up to date after every
-	// event and action of a job, so that building a serve list reads it
-	// instead of the cluster's jobs.
-	servable [2][]bool
-	// launchable is, by phase and job, whether the job has a task of the
-	// phase to launch (servable, and not only through tasks suspended on
-	// some node); ready counts the launchable jobs in the phase's virtual
-	// cluster: with none, and no sample to launch, a free slot is of no
-	// use but to resume a task suspended on its node (WantsSlots).
-	launchable [2][]bool
+	// serveFlags holds by job its servable bits, mayServe by phase, kept
+	// up to date after every event and action of a job, so that building
+	// a serve list reads them instead of the cluster's jobs; and its
+	// launchable bits: whether the job has a task of the phase to launch
+	// (servable, and not only through tasks suspended on some node). One
+	// byte a job, so that noting a job that changed nothing compares once.
+	// ready counts the launchable jobs in the phase's virtual cluster:
+	// with none, and no sample to launch, a free slot is of no use but to
+	// resume a task suspended on its node (WantsSlots).
+	serveFlags []uint8
 	ready      [2]int32
 	// orderVer is the virtual cluster's OrderVersion when order was copied.
 	orderVer [2]uint64
@@ -67,6 +67,10 @@ type HFSP struct {
 	// nextCheck is the earliest checkAt of the jobs whose reduce samples
 	// have all launched; 0 after an event.
 	nextCheck replay.Time
+	// quietAt is the last next completion QuietUntil saw per phase, and
+	// quietBefore timeBefore of it (timeBefore(0) is 0, the zero values).
+	quietAt     [2]float64
+	quietBefore [2]replay.Time
 	// trainingRunning counts running sample tasks per phase.
 	trainingRunning [2]int
 	trainSlots      [2]int
@@ -249,8 +253,7 @@ func (h *HFSP) Start(v *replay.View) error {
 		h.vc[k] = vcluster.New(float64(v.Slots(k)), h.o.virtualSpeed)
 	}
 	h.waits = make([]hfspWait, v.Jobs())
-	h.servable = [2][]bool{make([]bool, v.Jobs()), make([]bool, v.Jobs())}
-	h.launchable = [2][]bool{make([]bool, v.Jobs()), make([]bool, v.Jobs())}
+	h.serveFlags = make([]uint8, v.Jobs())
 	for j := range h.waits {
 		h.waits[j].bits = -1
 	}
@@ -337,15 +340,20 @@ func (h *HFSP) OnEvent(ev replay.Event, v *replay.View) {
 		}
 	}
 	switch ev.Kind {
-	case replay.TaskStarted, replay.TaskFinished, replay.TaskSuspended, replay.TaskResumed,
-		replay.TaskKilled, replay.TaskLost:
+	case replay.TaskStarted, replay.TaskResumed:
+		// The policy's own launch or resumption, noted when it acted
+		// (launchNew, serveJob); nothing of the job changed since
+		// without an event or action of its own, each noted in turn.
+	case replay.TaskFinished, replay.TaskSuspended, replay.TaskKilled, replay.TaskLost:
 		if ev.Task.Kind == replay.Reduce {
 			h.noteReduces(v, ev.Job)
 		}
+		h.noteServable(v, ev.Job)
 	case replay.ReducesEligible:
 		h.noteReduces(v, ev.Job)
-	}
-	if ev.Kind != replay.NodeFailed && ev.Kind != replay.NodeRecovered {
+		h.noteServable(v, ev.Job)
+	case replay.NodeFailed, replay.NodeRecovered:
+	default:
 		h.noteServable(v, ev.Job)
 	}
 }
