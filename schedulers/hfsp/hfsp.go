@@ -371,13 +371,18 @@ func (h *HFSP) taskEvent(ev replay.Event, v *replay.View) {
 // completion due and none since, it has nothing to do: most events come
 // at the time of the heartbeat or event before.
 func (h *HFSP) advance(now float64) {
-	same := now == h.advancedTo
+	if now == h.advancedTo {
+		m, r := h.vc[replay.Map], h.vc[replay.Reduce]
+		am, _ := m.NextCompletion()
+		ar, _ := r.NextCompletion()
+		if now < am && now < ar && m.Completions() == h.zombieSeen[replay.Map] && r.Completions() == h.zombieSeen[replay.Reduce] {
+			return
+		}
+	}
 	h.advancedTo = now
 	for k := replay.Map; k <= replay.Reduce; k++ {
 		vc := h.vc[k]
-		if at, _ := vc.NextCompletion(); !same || at <= now {
-			vc.Advance(now)
-		}
+		vc.Advance(now)
 		c := vc.Completions()
 		if c == h.zombieSeen[k] {
 			continue
