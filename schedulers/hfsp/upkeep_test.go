@@ -49,7 +49,8 @@ func (c *hfspChecker) check(hb *replay.Heartbeat) {
 	c.checkServable(hb.View)
 }
 
-// checkServable compares the kept mayServe flags with mayServe.
+// checkServable compares the kept mayServe and launchable flags, and the
+// ready counts, with their definitions.
 func (c *hfspChecker) checkServable(v *replay.View) {
 	h := c.HFSP
 	for k := replay.Map; k <= replay.Reduce; k++ {
