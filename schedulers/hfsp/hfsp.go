@@ -32,16 +32,16 @@ type HFSP struct {
 	jobs  []hfspJob
 	order [2][]int64 // the virtual cluster's order, as of orderVer
 	serve [2]hfspServe
-	// servable is mayServe by phase and job, kept up to date after every
-	// event and action of a job, so that building a serve list reads it
-	// instead of the cluster's jobs.
-	servable [2][]bool
-	// launchable is, by phase and job, whether the job has a task of the
-	// phase to launch (servable, and not only through tasks suspended on
-	// some node); ready counts the launchable jobs in the phase's virtual
-	// cluster: with none, and no sample to launch, a free slot is of no
-	// use but to resume a task suspended on its node (WantsSlots).
-	launchable [2][]bool
+	// serveFlags holds by job its servable bits, mayServe by phase, kept
+	// up to date after every event and action of a job, so that building
+	// a serve list reads them instead of the cluster's jobs; and its
+	// launchable bits: whether the job has a task of the phase to launch
+	// (servable, and not only through tasks suspended on some node). One
+	// byte a job, so that noting a job that changed nothing compares once.
+	// ready counts the launchable jobs in the phase's virtual cluster:
+	// with none, and no sample to launch, a free slot is of no use but to
+	// resume a task suspended on its node (WantsSlots).
+	serveFlags []uint8
 	ready      [2]int32
 	// orderVer is the virtual cluster's OrderVersion when order was copied.
 	orderVer [2]uint64
@@ -67,6 +67,12 @@ type HFSP struct {
 	// nextCheck is the earliest checkAt of the jobs whose reduce samples
 	// have all launched; 0 after an event.
 	nextCheck replay.Time
+	// advancedTo is the time of the last advance.
+	advancedTo float64
+	// quietAt is the last next completion QuietUntil saw per phase, and
+	// quietBefore timeBefore of it (timeBefore(0) is 0, the zero values).
+	quietAt     [2]float64
+	quietBefore [2]replay.Time
 	// trainingRunning counts running sample tasks per phase.
 	trainingRunning [2]int
 	trainSlots      [2]int
@@ -249,8 +255,7 @@ func (h *HFSP) Start(v *replay.View) error {
 		h.vc[k] = vcluster.New(float64(v.Slots(k)), h.o.virtualSpeed)
 	}
 	h.waits = make([]hfspWait, v.Jobs())
-	h.servable = [2][]bool{make([]bool, v.Jobs()), make([]bool, v.Jobs())}
-	h.launchable = [2][]bool{make([]bool, v.Jobs()), make([]bool, v.Jobs())}
+	h.serveFlags = make([]uint8, v.Jobs())
 	for j := range h.waits {
 		h.waits[j].bits = -1
 	}
@@ -287,70 +292,94 @@ func (h *HFSP) errorFactor(j int32) float64 {
 
 // OnEvent implements replay.Scheduler.
 func (h *HFSP) OnEvent(ev replay.Event, v *replay.View) {
-	now := v.Now().Sec()
-	h.advance(now)
-	h.clock.OnEvent(ev.Kind)
+	h.advance(v.Now().Sec())
 	switch ev.Kind {
 	case replay.TaskStarted, replay.TaskFinished, replay.TaskSuspended, replay.TaskResumed,
 		replay.TaskKilled, replay.TaskLost:
-		// Map tasks change nothing WantsBusyHeartbeats looks at.
-		h.preemptDirty = h.preemptDirty || ev.Task.Kind == replay.Reduce
-	default:
+		h.taskEvent(ev, v)
+		return
+	case replay.NodeFailed, replay.NodeRecovered:
+		h.clock.OnEvent(ev.Kind)
 		h.preemptDirty = true
+		for k := replay.Map; k <= replay.Reduce; k++ {
+			h.vc[k].SetSlots(float64(v.Slots(k)))
+		}
+		return
 	}
+	h.preemptDirty = true
 	switch ev.Kind {
-	case replay.TaskStarted, replay.TaskFinished, replay.TaskSuspended, replay.TaskResumed,
-		replay.TaskKilled, replay.TaskLost, replay.MapsDone:
-		// A reduce sample's events, and the end of the map phase (when
-		// waiting reduces start their shuffle), may let the samples report
+	case replay.JobArrived:
+		h.arrive(ev.Job, v)
+	case replay.ReducesEligible:
+		h.startSampling(ev.Job)
+		h.reserve(v, replay.Reduce, ev.Job)
+		h.noteReduces(v, ev.Job)
+	case replay.MapsDone:
+		// Waiting reduces start their shuffle: the samples may report
 		// sooner, if the job's reduces are in training.
-		hj := &h.jobs[ev.Job]
-		if hj.arrived[replay.Reduce] && !hj.trained[replay.Reduce] &&
-			(ev.Kind == replay.MapsDone || ev.Task.Kind == replay.Reduce && h.isSample(ev.Task)) {
+		if hj := &h.jobs[ev.Job]; hj.arrived[replay.Reduce] && !hj.trained[replay.Reduce] {
+			hj.checkAt = 0
+			h.nextCheck = 0
+		}
+	}
+	h.noteServable(v, ev.Job)
+}
+
+// taskEvent is OnEvent for the events of a task attempt.
+func (h *HFSP) taskEvent(ev replay.Event, v *replay.View) {
+	t := ev.Task
+	if t.Kind == replay.Reduce {
+		// Map tasks change nothing WantsBusyHeartbeats looks at.
+		h.preemptDirty = true
+		// A reduce sample's events may let the samples report sooner,
+		// if the job's reduces are in training.
+		if hj := &h.jobs[ev.Job]; hj.arrived[replay.Reduce] && !hj.trained[replay.Reduce] && h.isSample(t) {
 			hj.checkAt = 0
 			h.nextCheck = 0
 		}
 	}
 	switch ev.Kind {
-	case replay.JobArrived:
-		h.arrive(ev.Job, v)
-	case replay.TaskFinished:
-		h.taskFinished(ev.Task, v)
-	case replay.TaskKilled, replay.TaskLost, replay.TaskSuspended:
-		if h.isSample(ev.Task) {
-			h.trainingRunning[ev.Task.Kind]--
+	case replay.TaskStarted:
+		// The policy's own launch, noted when it acted (launchNew);
+		// nothing of the job changed since without an event or action
+		// of its own, each noted in turn.
+		return
+	case replay.TaskResumed:
+		if h.isSample(t) {
+			h.trainingRunning[t.Kind]++
 		}
-		if ev.Kind != replay.TaskSuspended && ev.Task.Kind == replay.Map {
+		return // noted when resumed (serveJob), as a launch
+	case replay.TaskFinished:
+		h.taskFinished(t, v)
+	default: // killed, lost or suspended
+		if h.isSample(t) {
+			h.trainingRunning[t.Kind]--
+		}
+		if ev.Kind != replay.TaskSuspended && t.Kind == replay.Map {
 			h.mapPendingAgain(ev.Job, v)
 		}
-		h.reserve(v, ev.Task.Kind, ev.Job)
-	case replay.ReducesEligible:
-		h.startSampling(ev.Job)
-		h.reserve(v, replay.Reduce, ev.Job)
-	case replay.TaskResumed:
-		if h.isSample(ev.Task) {
-			h.trainingRunning[ev.Task.Kind]++
-		}
-	case replay.NodeFailed, replay.NodeRecovered:
-		for k := replay.Map; k <= replay.Reduce; k++ {
-			h.vc[k].SetSlots(float64(v.Slots(k)))
-		}
+		h.reserve(v, t.Kind, ev.Job)
 	}
-	switch ev.Kind {
-	case replay.TaskStarted, replay.TaskFinished, replay.TaskSuspended, replay.TaskResumed,
-		replay.TaskKilled, replay.TaskLost:
-		if ev.Task.Kind == replay.Reduce {
-			h.noteReduces(v, ev.Job)
-		}
-	case replay.ReducesEligible:
+	if t.Kind == replay.Reduce {
 		h.noteReduces(v, ev.Job)
 	}
-	if ev.Kind != replay.NodeFailed && ev.Kind != replay.NodeRecovered {
-		h.noteServable(v, ev.Job)
-	}
+	h.noteServable(v, ev.Job)
 }
 
+// advance ages the virtual clusters to now, and lets the zombies that
+// finished there on the way leave. Called again at the same time, with no
+// completion due and none since, it has nothing to do: most events come
+// at the time of the heartbeat or event before.
 func (h *HFSP) advance(now float64) {
+	if now == h.advancedTo {
+		m, r := h.vc[replay.Map], h.vc[replay.Reduce]
+		am, _ := m.NextCompletion()
+		ar, _ := r.NextCompletion()
+		if now < am && now < ar && m.Completions() == h.zombieSeen[replay.Map] && r.Completions() == h.zombieSeen[replay.Reduce] {
+			return
+		}
+	}
+	h.advancedTo = now
 	for k := replay.Map; k <= replay.Reduce; k++ {
 		vc := h.vc[k]
 		vc.Advance(now)

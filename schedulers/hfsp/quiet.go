@@ -38,7 +38,10 @@ func (h *HFSP) QuietUntil(v *replay.View) replay.Time {
 		if !known {
 			return v.Now() // changed since the last projection
 		}
-		until = min(until, timeBefore(at))
+		if at != h.quietAt[k] { // timeBefore(at), worked out once per completion
+			h.quietAt[k], h.quietBefore[k] = at, timeBefore(at)
+		}
+		until = min(until, h.quietBefore[k])
 	}
 	return until
 }

@@ -99,7 +99,7 @@ func (s *hfspServe) has(h *HFSP, k replay.TaskKind, i int) bool {
 		e := &s.by[j]
 		e.rank, e.readAt = int32(p), s.epoch
 		s.read = p + 1
-		joins := h.servable[k][j]
+		joins := h.servable(k, j)
 		if e.fixedAt == s.epoch {
 			joins = e.joins
 		}
@@ -133,6 +133,20 @@ func (h *HFSP) mayServe(v *replay.View, k replay.TaskKind, j int32) bool {
 	return jv.Suspended(k) > 0 || jv.Pending(k) > 0 && (k == replay.Map || jv.ReducesEligible())
 }
 
+// The bits of serveFlags: servable of phase k is bit k, launchable bit
+// launchBit+k.
+const launchBit = 2
+
+// servable reports whether job j may take a slot of kind k (mayServe, as
+// last noted).
+func (h *HFSP) servable(k replay.TaskKind, j int32) bool { return h.serveFlags[j]>>k&1 != 0 }
+
+// launchable reports whether job j has a task of kind k to launch, as
+// last noted.
+func (h *HFSP) launchable(k replay.TaskKind, j int32) bool {
+	return h.serveFlags[j]>>(launchBit+k)&1 != 0
+}
+
 // noteServable records whether job j may take a slot of either kind,
 // after an event or an action of the job changed it, and whether it has a
 // task to launch (which any node may take, where a suspended one resumes
@@ -140,21 +154,33 @@ func (h *HFSP) mayServe(v *replay.View, k replay.TaskKind, j int32) bool {
 func (h *HFSP) noteServable(v *replay.View, j int32) {
 	jv := v.Job(j)
 	hj := &h.jobs[j]
-	eligible := jv.ReducesEligible()
-	for k := replay.Map; k <= replay.Reduce; k++ {
-		// mayServe, on the job's view taken once.
-		launch := jv.Pending(k) > 0 && (k == replay.Map || eligible)
-		serve := !hj.realDone[k] && hj.arrived[k] && (launch || jv.Suspended(k) > 0)
-		if was := h.servable[k][j]; was != serve {
-			h.serve[k].noteFlag(j, was, serve)
-			h.servable[k][j] = serve
+	// mayServe for both kinds, on the job's view taken once.
+	var f uint8
+	if !hj.realDone[replay.Map] && hj.arrived[replay.Map] {
+		if jv.Pending(replay.Map) > 0 {
+			f |= 1<<replay.Map | 1<<(launchBit+replay.Map)
+		} else if jv.Suspended(replay.Map) > 0 {
+			f |= 1 << replay.Map
 		}
-		l := serve && launch
-		if was := h.launchable[k][j]; l != was {
-			if hj.inVC[k] {
-				h.ready[k] += readyStep(l)
-			}
-			h.launchable[k][j] = l
+	}
+	if !hj.realDone[replay.Reduce] && hj.arrived[replay.Reduce] {
+		if jv.Pending(replay.Reduce) > 0 && jv.ReducesEligible() {
+			f |= 1<<replay.Reduce | 1<<(launchBit+replay.Reduce)
+		} else if jv.Suspended(replay.Reduce) > 0 {
+			f |= 1 << replay.Reduce
+		}
+	}
+	was := h.serveFlags[j]
+	if f == was {
+		return
+	}
+	h.serveFlags[j] = f
+	for k := replay.Map; k <= replay.Reduce; k++ {
+		if s, t := was>>k&1 != 0, f>>k&1 != 0; s != t {
+			h.serve[k].noteFlag(j, s, t)
+		}
+		if l := f>>(launchBit+k)&1 != 0; l != (was>>(launchBit+k)&1 != 0) && hj.inVC[k] {
+			h.ready[k] += readyStep(l)
 		}
 	}
 }
@@ -163,7 +189,7 @@ func (h *HFSP) noteServable(v *replay.View, j int32) {
 // keeping ready.
 func (h *HFSP) setInVC(j int32, k replay.TaskKind, in bool) {
 	hj := &h.jobs[j]
-	if hj.inVC[k] != in && h.launchable[k][j] {
+	if hj.inVC[k] != in && h.launchable(k, j) {
 		h.ready[k] += readyStep(in)
 	}
 	hj.inVC[k] = in

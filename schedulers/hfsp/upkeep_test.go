@@ -49,15 +49,31 @@ func (c *hfspChecker) check(hb *replay.Heartbeat) {
 	c.checkServable(hb.View)
 }
 
-// checkServable compares the kept mayServe flags with mayServe.
+// checkServable compares the kept mayServe and launchable flags, and the
+// ready counts, with their definitions.
 func (c *hfspChecker) checkServable(v *replay.View) {
 	h := c.HFSP
 	for k := replay.Map; k <= replay.Reduce; k++ {
 		for j := range h.jobs {
-			if want := h.mayServe(v, k, int32(j)); h.servable[k][j] != want {
-				c.fail("%v: job %d %v: servable %v, mayServe %v", v.Now(), j, k, h.servable[k][j], want)
+			if want := h.mayServe(v, k, int32(j)); h.servable(k, int32(j)) != want {
+				c.fail("%v: job %d %v: servable %v, mayServe %v", v.Now(), j, k, h.servable(k, int32(j)), want)
 				return
 			}
+		}
+		var ready int32
+		for j := range h.jobs {
+			jv := v.Job(int32(j))
+			want := h.mayServe(v, k, int32(j)) && jv.Pending(k) > 0 && (k == replay.Map || jv.ReducesEligible())
+			if got := h.launchable(k, int32(j)); got != want {
+				c.fail("%v: job %d %v: launchable %v, want %v", v.Now(), j, k, got, want)
+				return
+			}
+			if want && h.jobs[j].inVC[k] {
+				ready++
+			}
+		}
+		if ready != h.ready[k] {
+			c.fail("%v: %v: ready %d, counted %d", v.Now(), k, h.ready[k], ready)
 		}
 	}
 }
