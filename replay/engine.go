@@ -641,6 +641,9 @@ func (e *Engine) admit(ji int32, j *job) {
 	if j.reducesEligible {
 		e.notify(Event{Kind: ReducesEligible, Job: ji})
 	}
+	if !e.inHB {
+		e.packTasks(j) // the policy has heard of the arrival
+	}
 	if e.pre != nil {
 		e.wakePending = true
 	}
