@@ -126,16 +126,29 @@ func (p *packedTasks) unpack(tj *traces.Job) {
 	}
 }
 
-// packTasks lets go of job j's task lists in its trace record for a
-// packed copy, in a run from a Source (whose records are the engine's
-// own) once the policy has heard of the job's arrival. JobView.Trace
-// unpacks them for a policy that asks later.
-func (e *Engine) packTasks(j *job) {
-	if e.src == nil || j.pk != nil || j.tj == nil {
-		return
+// packDelay is how long after its submit a job keeps its task lists as
+// the trace gave them: on a cluster that keeps up, most jobs finish
+// sooner, and packing them would be work for nothing.
+const packDelay = 300 * Second
+
+// packWaiting notes that job ji was admitted and the policy has heard of
+// it, and packs the task lists of the jobs submitted packDelay ago or
+// earlier and not finished. It is for a run from a Source, whose trace
+// records are the engine's own; JobView.Trace unpacks them for a policy
+// that asks later.
+func (e *Engine) packWaiting(ji int32) {
+	e.toPack = append(e.toPack, ji)
+	for len(e.toPack) > 0 {
+		j := &e.jobs[e.toPack[0]]
+		if j.submit+packDelay > e.now {
+			break
+		}
+		e.toPack = e.toPack[1:]
+		if !j.done && j.pk == nil {
+			j.pk = pack(j.tj)
+			j.tj.MapDurations, j.tj.ReduceDurations, j.tj.ReduceShuffleBytes = nil, nil, nil
+		}
 	}
-	j.pk = pack(j.tj)
-	j.tj.MapDurations, j.tj.ReduceDurations, j.tj.ReduceShuffleBytes = nil, nil, nil
 }
 
 // mapDuration is map t's duration in the trace.

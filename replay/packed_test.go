@@ -41,29 +41,33 @@ func TestPackRoundTrip(t *testing.T) {
 	}
 }
 
-// arrivalReader asks for each job's trace when it arrives and for one
-// waiting job's later, as a policy may.
+// arrivalReader asks for job 0's trace when it arrives and, when job 40
+// arrives, for the first packed job's, as a policy may.
 type arrivalReader struct {
 	FIFO
 	later *traces.Job
-	asked bool
+	asked int32 // the job asked for later, -1 before
 }
 
 func (a *arrivalReader) OnEvent(ev Event, v *View) {
 	if ev.Kind == JobArrived && ev.Job == 0 {
 		_ = v.Job(0).Trace()
 	}
-	if ev.Kind == JobArrived && ev.Job == 40 && !a.asked {
-		a.asked = true
-		a.later = v.Job(5).Trace()
+	if ev.Kind == JobArrived && ev.Job == 40 {
+		for i := range v.e.jobs[:40] {
+			if v.e.jobs[i].pk != nil {
+				a.asked, a.later = int32(i), v.Job(int32(i)).Trace()
+				break
+			}
+		}
 	}
 	a.FIFO.OnEvent(ev, v)
 }
 
-// TestSourcePacksWaitingJobs: a run from a Source keeps its waiting
-// jobs' task lists packed, hands a policy that asks for a job's trace
-// the whole of it, and gives the results of the run of the trace in
-// memory.
+// TestSourcePacksWaitingJobs: a run from a Source keeps the task lists
+// of the jobs submitted packDelay ago or earlier and waiting packed,
+// hands a policy that asks for such a job's trace the whole of it, and
+// gives the results of the run of the trace in memory.
 func TestSourcePacksWaitingJobs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	var jobs []traces.Job
@@ -74,7 +78,7 @@ func TestSourcePacksWaitingJobs(t *testing.T) {
 			maps[k] = float64(int64(5000+40000*rng.Float64())) / 1000 // whole ms
 		}
 		reds := []float64{float64(int64(20000+60000*rng.Float64())) / 1000}
-		at += rng.ExpFloat64()
+		at += rng.ExpFloat64() * 20
 		j := jobSpec(at, maps, reds, int64(i)<<20, 1<<29)
 		jobs = append(jobs, j)
 	}
@@ -84,7 +88,7 @@ func TestSourcePacksWaitingJobs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pol := &arrivalReader{}
+	pol := &arrivalReader{asked: -1}
 	e, err := NewFromSource(&sliceSource{jobs: tr.Jobs}, pol, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -95,7 +99,7 @@ func TestSourcePacksWaitingJobs(t *testing.T) {
 	packed := 0
 	for i := range 60 {
 		j := &e.jobs[i]
-		if j.done || i == 5 {
+		if j.done || int32(i) == pol.asked || tr.Jobs[i].Submit+packDelay.Sec() > tr.Jobs[60].Submit {
 			continue
 		}
 		if j.pk == nil || j.tj.MapDurations != nil {
@@ -106,9 +110,12 @@ func TestSourcePacksWaitingJobs(t *testing.T) {
 	if packed < 20 {
 		t.Fatalf("%d jobs waiting at %v; the test wants a backlog", packed, e.Now())
 	}
-	if pol.later == nil || !reflect.DeepEqual(pol.later.MapDurations, tr.Jobs[5].MapDurations) ||
-		!reflect.DeepEqual(pol.later.ReduceDurations, tr.Jobs[5].ReduceDurations) ||
-		!reflect.DeepEqual(pol.later.ReduceShuffleBytes, tr.Jobs[5].ReduceShuffleBytes) {
+	if pol.asked < 0 {
+		t.Fatal("no job packed when job 40 arrived")
+	}
+	if w := &tr.Jobs[pol.asked]; !reflect.DeepEqual(pol.later.MapDurations, w.MapDurations) ||
+		!reflect.DeepEqual(pol.later.ReduceDurations, w.ReduceDurations) ||
+		!reflect.DeepEqual(pol.later.ReduceShuffleBytes, w.ReduceShuffleBytes) {
 		t.Fatalf("a waiting job's trace asked for after its arrival is not the trace's")
 	}
 	got, err := e.Run()

@@ -215,7 +215,10 @@ func (j JobView) Index() int32 { return j.idx }
 
 // Trace is the job as the trace describes it. Do not modify it. In a run
 // from a Source (NewFromSource) it is nil before the job is read, which
-// is at the latest when the job before it arrives, and after it finished.
+// is at the latest when the job before it arrives, and after it finished;
+// from the job's arrival the engine keeps its task lists packed, and the
+// first call after that unpacks them for the rest of the job's life: a
+// policy that needs them later costs least reading them on arrival.
 func (j JobView) Trace() *traces.Job {
 	if pk := j.j.pk; pk != nil {
 		pk.unpack(j.j.tj)
