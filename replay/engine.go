@@ -173,6 +173,7 @@ type Engine struct {
 	chunkSlabs slabs[*taskChunk]
 	freeChunks []*taskChunk
 	idleJobs   []idleJob // jobs that may let go of their placement (noteIdle)
+	toPack     []int32   // jobs admitted, in order, whose task lists are not packed yet (packWaiting)
 	int32Slabs slabs[int32]
 	bitSlabs   slabs[uint64]
 }
@@ -640,6 +641,9 @@ func (e *Engine) admit(ji int32, j *job) {
 	e.notify(Event{Kind: JobArrived, Job: ji})
 	if j.reducesEligible {
 		e.notify(Event{Kind: ReducesEligible, Job: ji})
+	}
+	if e.src != nil && !e.inHB { // the policy has heard of the arrival
+		e.packWaiting(ji)
 	}
 	if e.pre != nil {
 		e.wakePending = true

@@ -99,7 +99,7 @@ func (e *Engine) jobFinished(ji int32, j *job) {
 	}
 	e.release(j)
 	if e.src != nil {
-		j.tj = nil
+		j.tj, j.pk = nil, nil
 	}
 	if e.pre != nil {
 		e.wakePending = true

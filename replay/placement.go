@@ -134,15 +134,15 @@ func (e *Engine) unplace(j *job) {
 }
 
 // mapWork is map t's run time at reference speed on local data.
-func (j *job) mapWork(t int32) Time { return Seconds(j.tj.MapDurations[t]) }
+func (j *job) mapWork(t int32) Time { return Seconds(j.mapDuration(t)) }
 
 // reduceWork is reduce t's run time at reference speed after its shuffle.
-func (j *job) reduceWork(t int32) Time { return Seconds(j.tj.ReduceDurations[t]) }
+func (j *job) reduceWork(t int32) Time { return Seconds(j.reduceDuration(t)) }
 
 // transfer is reduce t's shuffle transfer time: its bytes over its share
 // of the node's shuffle bandwidth.
 func (e *Engine) transfer(j *job, t int32) Time {
-	return Seconds(float64(j.tj.ReduceShuffleBytes[t]) / (e.cfg.ShuffleBandwidth / float64(e.cfg.ReduceSlots)))
+	return Seconds(float64(j.shuffleBytes(t)) / (e.cfg.ShuffleBandwidth / float64(e.cfg.ReduceSlots)))
 }
 
 // placeBlocks draws the nodes holding each map's block the way HDFS places

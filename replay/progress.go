@@ -79,12 +79,7 @@ func (e *Engine) churn() error {
 		if j.done {
 			continue
 		}
-		for _, d := range j.tj.MapDurations {
-			longest = max(longest, d)
-		}
-		for _, d := range j.tj.ReduceDurations {
-			longest = max(longest, d)
-		}
+		longest = max(longest, j.longestTask())
 		if len(ids) < 10 {
 			ids = append(ids, fmt.Sprint(j.id))
 		} else if len(ids) == 10 {

@@ -68,6 +68,9 @@ type job struct {
 	// per chunk, not a record per task.
 	recs [2][]*taskChunk
 	tj   *traces.Job // nil before it is read from a Source, and after it finished
+	// pk holds the task lists that tj let go of, from the job's arrival
+	// in a run from a Source (packTasks); nil otherwise.
+	pk *packedTasks
 	// pendingMaps has bit t set while map t is pending: the locality
 	// lookups test it instead of loading each task.
 	pendingMaps []uint64

@@ -215,8 +215,17 @@ func (j JobView) Index() int32 { return j.idx }
 
 // Trace is the job as the trace describes it. Do not modify it. In a run
 // from a Source (NewFromSource) it is nil before the job is read, which
-// is at the latest when the job before it arrives, and after it finished.
-func (j JobView) Trace() *traces.Job { return j.j.tj }
+// is at the latest when the job before it arrives, and after it finished;
+// from the job's arrival the engine keeps its task lists packed, and the
+// first call after that unpacks them for the rest of the job's life: a
+// policy that needs them later costs least reading them on arrival.
+func (j JobView) Trace() *traces.Job {
+	if pk := j.j.pk; pk != nil {
+		pk.unpack(j.j.tj)
+		j.j.pk = nil
+	}
+	return j.j.tj
+}
 
 // Submit is the job's submit time.
 func (j JobView) Submit() Time { return j.j.submit }
@@ -272,17 +281,17 @@ func (j JobView) Launchable(k TaskKind) bool {
 // oracle would know it: the sum of its tasks' TaskView.Work. It needs the
 // trace (see Trace).
 func (j JobView) TrueWork(k TaskKind) float64 {
-	tj := j.j.tj
+	jb := j.j
 	var s float64
 	if k == Map {
-		for _, d := range tj.MapDurations {
-			s += d
+		for t := range jb.nmaps {
+			s += jb.mapDuration(t)
 		}
 		return s
 	}
 	perSlot := j.e.cfg.ShuffleBandwidth / float64(j.e.cfg.ReduceSlots)
-	for i, d := range tj.ReduceDurations {
-		s += d + float64(tj.ReduceShuffleBytes[i])/perSlot
+	for t := range jb.nrd {
+		s += jb.reduceDuration(t) + float64(jb.shuffleBytes(t))/perSlot
 	}
 	return s
 }
@@ -372,12 +381,12 @@ func (t TaskView) Locality() Locality { return t.t.loc }
 // transfer (its bytes over its share of the node's shuffle bandwidth, as
 // the engine times it) plus its duration. It needs the job's trace.
 func (t TaskView) Work() float64 {
-	tj := t.job().tj
+	j := t.job()
 	if t.ref.Kind == Map {
-		return tj.MapDurations[t.ref.Index]
+		return j.mapDuration(t.ref.Index)
 	}
 	cfg := &t.e.cfg
-	return tj.ReduceDurations[t.ref.Index] + float64(tj.ReduceShuffleBytes[t.ref.Index])/(cfg.ShuffleBandwidth/float64(cfg.ReduceSlots))
+	return j.reduceDuration(t.ref.Index) + float64(j.shuffleBytes(t.ref.Index))/(cfg.ShuffleBandwidth/float64(cfg.ReduceSlots))
 }
 
 // ShuffleBytes is a reduce's shuffle input in bytes.
@@ -385,7 +394,7 @@ func (t TaskView) ShuffleBytes() int64 {
 	if t.job().tj == nil {
 		return 0 // a finished job's, let go
 	}
-	return t.job().tj.ReduceShuffleBytes[t.ref.Index]
+	return t.job().shuffleBytes(t.ref.Index)
 }
 
 // Transfer is a reduce's shuffle transfer time as the engine times it:
