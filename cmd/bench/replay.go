@@ -218,6 +218,7 @@ func replayCommand() *cli.Command {
 		execFlag("a policy in any language: a child process running `[NAME=]COMMAND` that speaks the exec protocol (docs/exec-protocol.md); " +
 			"its results are named NAME, or else by the name it declares. Repeatable"),
 		&cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile of the replay to `FILE` (go tool pprof)"},
+		&cli.StringFlag{Name: "memprofile", Usage: "write a heap profile to `FILE` as the replay ends (go tool pprof: -sample_index=inuse_space for what the replay still holds, alloc_space for all it allocated)"},
 		&cli.IntFlag{Name: "parallel", Aliases: []string{"j"}, Value: runtime.GOMAXPROCS(0), DefaultText: "the cores Go may use", Usage: "policies of --scheduler replayed at once"},
 	}
 	flags = append(flags, clusterFlags()...)
@@ -325,8 +326,10 @@ func runReplay(c *cli.Context) error {
 	if err := unselectedOptions(c, selected...); err != nil {
 		return err
 	}
-	if len(entries) > 1 && c.String("cpuprofile") != "" {
-		return fmt.Errorf("--cpuprofile: profiles one policy; --scheduler and --exec give %d", len(entries))
+	for _, flag := range []string{"cpuprofile", "memprofile"} {
+		if len(entries) > 1 && c.String(flag) != "" {
+			return fmt.Errorf("--%s: profiles one policy; --scheduler and --exec give %d", flag, len(entries))
+		}
 	}
 	if c.Int("parallel") < 1 {
 		return fmt.Errorf("--parallel %d: want at least 1", c.Int("parallel"))
@@ -419,6 +422,11 @@ func replayOne(c *cli.Context, e entry, dirFor func(name string) (string, error)
 	if err != nil {
 		return nil, err
 	}
+	mem, err := newMemProfile(c.String("memprofile"))
+	if err != nil {
+		prof.close()
+		return nil, err
+	}
 	var out string // the directory, once the policy has its name
 	created := false
 	named := func(name string) (string, error) {
@@ -432,12 +440,15 @@ func replayOne(c *cli.Context, e entry, dirFor func(name string) (string, error)
 	}
 	// The profile and the printed wall time cover the replay alone.
 	o, err := run.Replay(cell, c.String("out"), run.Options{Format: format, WatchShuffle: true, Named: named,
-		BeforeReplay: prof.start, AfterReplay: func() { prof.stop(); prog.done() }})
+		BeforeReplay: prof.start, AfterReplay: func() { prof.stop(); mem.write(); prog.done() }})
 	if err == nil && prof != nil {
 		err = prof.err
 	}
 	if cerr := prof.close(); err == nil {
 		err = cerr
+	}
+	if merr := mem.close(); err == nil {
+		err = merr
 	}
 	if err != nil {
 		if created {
@@ -542,6 +553,49 @@ func (p *cpuProfile) close() error {
 	}
 	if err != nil {
 		return fmt.Errorf("--cpuprofile: %s: %w", p.f.Name(), err)
+	}
+	return nil
+}
+
+// memProfile is a heap profile written to a file as the replay ends,
+// while the engine still holds its state; a nil *memProfile does nothing.
+type memProfile struct {
+	f   *os.File
+	err error
+}
+
+// newMemProfile creates the profile's file, if path is set, so that a bad
+// path fails before the replay.
+func newMemProfile(path string) (*memProfile, error) {
+	if path == "" {
+		return nil, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--memprofile: %w", err)
+	}
+	return &memProfile{f: f}, nil
+}
+
+func (p *memProfile) write() {
+	if p == nil {
+		return
+	}
+	runtime.GC() // the profile's in-use figures are those of the last GC
+	p.err = pprof.Lookup("heap").WriteTo(p.f, 0)
+}
+
+// close reports a profile that could not be written whole.
+func (p *memProfile) close() error {
+	if p == nil {
+		return nil
+	}
+	err := p.f.Close()
+	if p.err != nil {
+		err = p.err
+	}
+	if err != nil {
+		return fmt.Errorf("--memprofile: %s: %w", p.f.Name(), err)
 	}
 	return nil
 }
