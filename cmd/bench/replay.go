@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -218,6 +220,7 @@ func replayCommand() *cli.Command {
 		execFlag("a policy in any language: a child process running `[NAME=]COMMAND` that speaks the exec protocol (docs/exec-protocol.md); " +
 			"its results are named NAME, or else by the name it declares. Repeatable"),
 		&cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile of the replay to `FILE` (go tool pprof)"},
+		&cli.StringFlag{Name: "memprofile", Usage: "write a heap profile of the replay to `FILE`, taken when its live heap was largest (go tool pprof: -sample_index=inuse_space for what it held then, alloc_space for all it had allocated)"},
 		&cli.IntFlag{Name: "parallel", Aliases: []string{"j"}, Value: runtime.GOMAXPROCS(0), DefaultText: "the cores Go may use", Usage: "policies of --scheduler replayed at once"},
 	}
 	flags = append(flags, clusterFlags()...)
@@ -325,8 +328,10 @@ func runReplay(c *cli.Context) error {
 	if err := unselectedOptions(c, selected...); err != nil {
 		return err
 	}
-	if len(entries) > 1 && c.String("cpuprofile") != "" {
-		return fmt.Errorf("--cpuprofile: profiles one policy; --scheduler and --exec give %d", len(entries))
+	for _, flag := range []string{"cpuprofile", "memprofile"} {
+		if len(entries) > 1 && c.String(flag) != "" {
+			return fmt.Errorf("--%s: profiles one policy; --scheduler and --exec give %d", flag, len(entries))
+		}
 	}
 	if c.Int("parallel") < 1 {
 		return fmt.Errorf("--parallel %d: want at least 1", c.Int("parallel"))
@@ -419,6 +424,11 @@ func replayOne(c *cli.Context, e entry, dirFor func(name string) (string, error)
 	if err != nil {
 		return nil, err
 	}
+	mem, err := newMemProfile(c.String("memprofile"))
+	if err != nil {
+		prof.close()
+		return nil, err
+	}
 	var out string // the directory, once the policy has its name
 	created := false
 	named := func(name string) (string, error) {
@@ -432,12 +442,15 @@ func replayOne(c *cli.Context, e entry, dirFor func(name string) (string, error)
 	}
 	// The profile and the printed wall time cover the replay alone.
 	o, err := run.Replay(cell, c.String("out"), run.Options{Format: format, WatchShuffle: true, Named: named,
-		BeforeReplay: prof.start, AfterReplay: func() { prof.stop(); prog.done() }})
+		BeforeReplay: func() { prof.start(); mem.start() }, AfterReplay: func() { prof.stop(); mem.stop(); prog.done() }})
 	if err == nil && prof != nil {
 		err = prof.err
 	}
 	if cerr := prof.close(); err == nil {
 		err = cerr
+	}
+	if merr := mem.close(); err == nil {
+		err = merr
 	}
 	if err != nil {
 		if created {
@@ -542,6 +555,101 @@ func (p *cpuProfile) close() error {
 	}
 	if err != nil {
 		return fmt.Errorf("--cpuprofile: %s: %w", p.f.Name(), err)
+	}
+	return nil
+}
+
+// memProfile is a heap profile taken during the replay when its live
+// heap (as of the last garbage collection) was largest, checked every
+// memEvery, and written to a file after it; a nil *memProfile does
+// nothing.
+type memProfile struct {
+	f     *os.File
+	best  uint64 // the live heap of the profile in buf
+	buf   bytes.Buffer
+	err   error
+	stopc chan struct{}
+	done  chan struct{}
+}
+
+const memEvery = 250 * time.Millisecond
+
+// newMemProfile creates the profile's file, if path is set, so that a bad
+// path fails before the replay.
+func newMemProfile(path string) (*memProfile, error) {
+	if path == "" {
+		return nil, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--memprofile: %w", err)
+	}
+	return &memProfile{f: f}, nil
+}
+
+func (p *memProfile) start() {
+	if p == nil {
+		return
+	}
+	p.stopc, p.done = make(chan struct{}), make(chan struct{})
+	go p.watch()
+}
+
+// watch takes a profile whenever the live heap has grown by a twentieth
+// since the last one, until stop.
+func (p *memProfile) watch() {
+	defer close(p.done)
+	t := time.NewTicker(memEvery)
+	defer t.Stop()
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	for {
+		select {
+		case <-p.stopc:
+			return
+		case <-t.C:
+		}
+		metrics.Read(live)
+		if n := live[0].Value.Uint64(); n > p.best+p.best/20 {
+			p.take(n)
+		}
+	}
+}
+
+func (p *memProfile) take(live uint64) {
+	p.best = live
+	p.buf.Reset()
+	p.err = pprof.Lookup("heap").WriteTo(&p.buf, 0)
+}
+
+func (p *memProfile) stop() {
+	if p == nil || p.stopc == nil {
+		return
+	}
+	close(p.stopc)
+	<-p.done
+	p.stopc = nil
+	if p.buf.Len() == 0 { // a replay shorter than memEvery
+		runtime.GC()
+		p.take(0)
+	}
+}
+
+// close writes the profile and reports one that could not be written
+// whole.
+func (p *memProfile) close() error {
+	if p == nil {
+		return nil
+	}
+	p.stop()
+	err := p.err
+	if err == nil {
+		_, err = p.f.Write(p.buf.Bytes())
+	}
+	if cerr := p.f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("--memprofile: %s: %w", p.f.Name(), err)
 	}
 	return nil
 }

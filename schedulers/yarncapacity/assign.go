@@ -216,13 +216,25 @@ func (c *Capacity) offSwitchAllowed(a *app, pending int) bool {
 // considering the current request since there is a fixed overhead of
 // the AM, but it's a > check, not a >= check"): a user may end one
 // container past the limit.
+//
+// The queues' part and the user limit depend only on the queues' usage,
+// the leaf's active users and req: they are computed once per change of
+// those (limGen), not once per app offered the node.
 func (c *Capacity) withinLimits(q *queue, a *app, req replay.Resources) bool {
-	for p := q; p != nil; p = p.parent {
-		if c.calc.sizeOfSum(p.used, req, 1) > p.q.AbsMaxCapacity*c.calc.total+eps {
-			return false
+	if q.limAt != c.limGen+1 || q.limReq != req {
+		q.limAt, q.limReq = c.limGen+1, req
+		q.limQueues = true
+		for p := q; p != nil; p = p.parent {
+			if c.calc.sizeOfSum(p.used, req, 1) > p.q.AbsMaxCapacity*c.calc.total+eps {
+				q.limQueues = false
+				break
+			}
+		}
+		if q.limQueues {
+			q.limUser = c.userLimit(q, req)
 		}
 	}
-	return c.calc.size(a.user.used) <= c.userLimit(q, req)+eps
+	return q.limQueues && c.calc.size(a.user.used) <= q.limUser+eps
 }
 
 // userLimit is LeafQueue.computeUserLimit (Hadoop 2.7) for a request req:

@@ -32,6 +32,9 @@ type Capacity struct {
 	err    error                    // a job whose pool has no queue, found at its submission
 	seen   int                      // jobs submitted and taken in (sync)
 	amAsks int                      // activated apps whose AM waits for a container
+	// limGen counts the changes to the queues' usage and active users,
+	// on which a leaf's cached limits (queue.lim*) depend.
+	limGen uint64
 
 	// Scratch of locations: the job that last saw each node and rack.
 	stamp, rackStamp []uint32
@@ -91,6 +94,14 @@ type queue struct {
 	active  int // users with an app asking for a container (its AM's or a task's)
 	cursor  int // apps before it in ready were passed over in heartbeat cursorSeq
 	curSeq  uint64
+
+	// withinLimits' figures for request limReq, valid while limAt is
+	// the scheduler's limGen+1: the queues' maximum capacities allow it
+	// (limQueues), and the user limit (limUser).
+	limAt     uint64
+	limReq    replay.Resources
+	limQueues bool
+	limUser   float64
 
 	// The preemption round's figures, in size units (calc.size).
 	ideal, toPreempt, obtain float64
@@ -437,6 +448,7 @@ func (c *Capacity) charge(j int32, r replay.Resources, d int64) {
 		c.list(a.leaf, j)
 	}
 	c.dirty = true
+	c.limGen++
 }
 
 // refresh brings app j's place in its leaf's ready list, its user's and
@@ -460,9 +472,11 @@ func (c *Capacity) refresh(j int32) {
 		if asking {
 			if a.user.asking++; a.user.asking == 1 {
 				a.leaf.active++
+				c.limGen++
 			}
 		} else if a.user.asking--; a.user.asking == 0 {
 			a.leaf.active--
+			c.limGen++
 		}
 	}
 	if !c.o.preempt {
