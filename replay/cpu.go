@@ -213,54 +213,37 @@ func (e *Engine) rerate(ni int32) {
 	c := &e.cpus[ni]
 	now := e.now
 	first, firstDue := -1, Never // the earliest of the tasks queued again
-	if rate < old {
-		// Slower: every end moves later, so no due changes and neither
-		// does the first due task (next).
-		for i := range c.tasks {
-			x := &c.tasks[i]
-			if x.waiting {
-				continue
-			}
-			from := max(now, x.swapEnd) // the swap is not CPU work
-			if left := x.end - from; left > 0 {
-				end := from + Time(math.Round(float64(left)*old/rate))
-				if end < x.end {
-					// Rounding keeps end ≥ x.end; were it earlier, it
-					// is queued as in the faster case.
-					x.due, x.seq = end, e.reserveSeq()
-					if end < firstDue {
-						first, firstDue = i, end
-					}
+	// Slower, every end moves later, so no due changes and neither does
+	// the first due task; faster, ends move earlier and are queued again,
+	// and the first due task is found on the way.
+	slower := rate < old
+	nx, nxDue, nxSeq := -1, Time(0), uint64(0)
+	for i := range c.tasks {
+		x := &c.tasks[i]
+		if x.waiting {
+			continue
+		}
+		from := max(now, x.swapEnd) // the swap is not CPU work
+		if left := x.end - from; left > 0 {
+			end := from + Time(math.Round(float64(left)*old/rate))
+			if end < x.end {
+				// Earlier: due at the new end, queued now. Slower, only
+				// rounding can do it, and the first due task is unknown.
+				x.due, x.seq = end, e.reserveSeq()
+				if end < firstDue {
+					first, firstDue = i, end
+				}
+				if slower {
 					c.first = -1
 				}
-				x.end = end
 			}
+			x.end = end
 		}
-	} else {
-		// Faster: ends move earlier and are queued again; the first due
-		// task is found on the way.
-		nx, nxDue, nxSeq := -1, Time(0), uint64(0)
-		for i := range c.tasks {
-			x := &c.tasks[i]
-			if x.waiting {
-				continue
-			}
-			from := max(now, x.swapEnd) // the swap is not CPU work
-			if left := x.end - from; left > 0 {
-				end := from + Time(math.Round(float64(left)*old/rate))
-				if end < x.end {
-					// Earlier: due at the new end, queued now.
-					x.due, x.seq = end, e.reserveSeq()
-					if end < firstDue {
-						first, firstDue = i, end
-					}
-				}
-				x.end = end
-			}
-			if nx < 0 || x.due < nxDue || (x.due == nxDue && x.seq < nxSeq) {
-				nx, nxDue, nxSeq = i, x.due, x.seq
-			}
+		if !slower && (nx < 0 || x.due < nxDue || (x.due == nxDue && x.seq < nxSeq)) {
+			nx, nxDue, nxSeq = i, x.due, x.seq
 		}
+	}
+	if !slower {
 		c.first = int32(nx) + 1
 	}
 	if first >= 0 && !c.queuedBy(firstDue, c.tasks[first].seq) {

@@ -514,14 +514,23 @@ func (e *errWriter) Write(b []byte) (int, error) {
 // newCPUProfile creates the profile's file, if path is set, so that a bad
 // path fails before the replay.
 func newCPUProfile(path string) (*cpuProfile, error) {
+	f, err := createProfile("cpuprofile", path)
+	if f == nil {
+		return nil, err
+	}
+	return &cpuProfile{f: f, w: errWriter{w: f}}, nil
+}
+
+// createProfile creates the file of a profile flag, nil if path is empty.
+func createProfile(flag, path string) (*os.File, error) {
 	if path == "" {
 		return nil, nil
 	}
 	f, err := os.Create(path)
 	if err != nil {
-		return nil, fmt.Errorf("--cpuprofile: %w", err)
+		return nil, fmt.Errorf("--%s: %w", flag, err)
 	}
-	return &cpuProfile{f: f, w: errWriter{w: f}}, nil
+	return f, nil
 }
 
 func (p *cpuProfile) start() {
@@ -577,12 +586,9 @@ const memEvery = 250 * time.Millisecond
 // newMemProfile creates the profile's file, if path is set, so that a bad
 // path fails before the replay.
 func newMemProfile(path string) (*memProfile, error) {
-	if path == "" {
-		return nil, nil
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, fmt.Errorf("--memprofile: %w", err)
+	f, err := createProfile("memprofile", path)
+	if f == nil {
+		return nil, err
 	}
 	return &memProfile{f: f}, nil
 }

@@ -126,9 +126,12 @@ func (e *Easy) decideListed(v *replay.View) (replay.Time, bool) {
 				e.head(now, &free, capacity)
 			}
 		} else {
-			// A pass cut short leaves jobs it did not test for the next.
+			// A pass cut short leaves the jobs it did not test to the
+			// next, as a change at its instant.
 			if p.limit == allJobs {
 				e.changed, e.mainChanged, e.ended = false, false, false
+			} else {
+				e.changedAt = now
 			}
 			e.pass(v, p.limit)
 		}

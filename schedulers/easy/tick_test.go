@@ -172,8 +172,16 @@ func TestMainScheduler(t *testing.T) {
 // pass after it, 21.
 func TestPassTimes(t *testing.T) {
 	jobs := []traces.Job{swfJob(0, 16, 5, 5), swfJob(0.2, 8, 4, 10), swfJob(0.3, 12, 3, 3), swfJob(0.4, 4, 2, 2), swfJob(20, 16, 1, 1)}
-	passes := filepath.Join(t.TempDir(), "passes.txt")
 	list := "# slurmref passes\n0.5 backfill\n6.0 main\n7.5 backfill\n9.7 main\n10.0 main\n"
+	checkStarts(t, "pass-times", passTimesStarts(t, jobs, list), []float64{0.5, 6, 10, 7.5, 21})
+}
+
+// passTimesStarts replays jobs on one node of 16 slots, heartbeats every
+// 0.1 s, under easy in Slurm's settings with the passes of list, and
+// returns the jobs' starts.
+func passTimesStarts(t *testing.T, jobs []traces.Job, list string) []float64 {
+	t.Helper()
+	passes := filepath.Join(t.TempDir(), "passes.txt")
 	if err := os.WriteFile(passes, []byte(list), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +193,7 @@ func TestPassTimes(t *testing.T) {
 	for _, j := range r.Jobs {
 		got = append(got, j.FirstLaunch.Sec())
 	}
-	checkStarts(t, "pass-times", got, []float64{0.5, 6, 10, 7.5, 21})
+	return got
 }
 
 // TestPassTimesCutShort: a pass listed as "backfill N" tests only the
@@ -208,7 +216,6 @@ func TestPassTimes(t *testing.T) {
 // tick after, 6.
 func TestPassTimesCutShort(t *testing.T) {
 	jobs := []traces.Job{swfJob(0, 8, 5, 5), swfJob(0.1, 16, 2, 2), swfJob(0.2, 4, 1, 1)}
-	cfg := replay.Config{Nodes: 1, NodesPerRack: 1, MapSlots: 16, ReduceSlots: 1, Heartbeat: 0.1}
 	for _, c := range []struct {
 		list string
 		want []float64
@@ -218,19 +225,11 @@ func TestPassTimesCutShort(t *testing.T) {
 		// 0.5 tests nothing; 1.0 starts A (ending at 6) and reserves the
 		// node for B at 6; 2.0 backfills C, ending at 3. B starts at 7.
 		{"0.5 backfill 0\n1.0 backfill 2\n2.0 backfill\n", []float64{1, 7, 2}},
+		// The list ends with a pass cut short at 1.0: the jobs it left
+		// wait for decision-interval's next pass, 2.0, not one at 1.0.
+		{"1.0 backfill 1\n", []float64{1, 7, 2}},
 	} {
-		passes := filepath.Join(t.TempDir(), "passes.txt")
-		if err := os.WriteFile(passes, []byte(c.list), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		opts := map[string]string{"job-share": "1", "backfill-order": "fcfs", "node-granular": "true",
-			"end-at-shadow": "refuse", "decision-interval": "1", "pass-times": passes}
-		r := replaytest.Run(t, replaytest.TraceOf(t, jobs...), replaytest.Build(t, Policy.Build, opts), cfg)
-		var got []float64
-		for _, j := range r.Jobs {
-			got = append(got, j.FirstLaunch.Sec())
-		}
-		checkStarts(t, c.list, got, c.want)
+		checkStarts(t, c.list, passTimesStarts(t, jobs, c.list), c.want)
 	}
 }
 
