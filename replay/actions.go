@@ -2,7 +2,6 @@ package replay
 
 import (
 	"fmt"
-	"math"
 	"slices"
 )
 
@@ -142,8 +141,7 @@ func (h *Heartbeat) Launch(t TaskRef) error {
 		tk.end = now + swap // the shuffle can start once the swap is done
 	} else {
 		tk.waiting = false
-		tk.end = now + swap + e.atNodeRate(n, work)
-		e.queueEnd(h.node, t, tk)
+		e.startWork(h.node, t, tk, now+swap, work)
 	}
 	e.stats.TaskEvents++
 	e.rec.occupancyChange(e, t.Job)
@@ -283,10 +281,7 @@ func (h *Heartbeat) Suspend(t TaskRef) error {
 	}
 	if !tk.waiting {
 		// The work left, at full speed (a node's shared CPUs slow it).
-		tk.remaining = max(0, e.runEnd(t, tk)-e.now)
-		if n.rate != 1 {
-			tk.remaining = Time(math.Round(float64(tk.remaining) * n.rate))
-		}
+		tk.remaining = e.workLeft(t, tk)
 	}
 	e.endSegment(t, tk, OutcomeSuspended)
 	e.occupy(h.node, t, -1)
@@ -338,8 +333,7 @@ func (h *Heartbeat) Resume(t TaskRef) error {
 	if tk.waiting {
 		tk.end = e.now + swapIn
 	} else {
-		tk.end = e.now + swapIn + e.atNodeRate(n, tk.remaining)
-		e.queueEnd(h.node, t, tk)
+		e.startWork(h.node, t, tk, e.now+swapIn, tk.remaining)
 	}
 	e.stats.TaskEvents++
 	e.rec.occupancyChange(e, t.Job)
@@ -387,12 +381,14 @@ func removeAt(list []TaskRef, p int) []TaskRef {
 	return list[:last]
 }
 
-// queueEnd queues the end of task t, which has just started running on
-// node ni (tk.end), in the queue or, if its node's CPUs may be shared,
-// its node's list.
-func (e *Engine) queueEnd(ni int32, t TaskRef, tk *task) {
+// startWork starts the work of task t, running on node ni: work at
+// reference speed from time start on. It sets the task's end and queues
+// it, in the queue or, if its node's CPUs may be shared, on its node's
+// CPU clock.
+func (e *Engine) startWork(ni int32, t TaskRef, tk *task, start, work Time) {
+	tk.end = start + e.atNodeRate(&e.nodes[ni], work)
 	if e.cpuShared {
-		e.cpuRun(ni, t, tk)
+		e.cpuRun(ni, t, start, work)
 		return
 	}
 	e.q.push(newEvent(tk.end, evTaskEnd, t.Job, t.Index, tk.gen, t.Kind))
@@ -411,12 +407,16 @@ func (e *Engine) occupy(ni int32, t TaskRef, d int32) {
 	if d > 0 {
 		n.running = append(n.running, t)
 	} else {
-		p := taskIndex(n.running, t, ni)
-		n.running = removeAt(n.running, p)
+		var p int
 		if e.cpuShared {
-			// The CPU list is in the running list's order.
+			// The CPU list is in the running list's order, and a task's
+			// end has just read it where the running list is cold.
+			p = e.cpuFind(ni, t)
 			e.cpuRemoveAt(ni, p)
+		} else {
+			p = taskIndex(n.running, t, ni)
 		}
+		n.running = removeAt(n.running, p)
 	}
 	if e.cpuShared {
 		if d > 0 {

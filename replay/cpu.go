@@ -7,20 +7,19 @@ import "math"
 // for more vcores than it has, and its tasks then share its CPUs, each at
 // vcores / vcores allocated of its speed, as processes do when the
 // NodeManager does not isolate CPUs. Every change of a node's allocation
-// then moves the end of each task running there.
+// then changes the speed of each task running there.
 //
-// Each node keeps its running tasks' ends itself (nodeCPU) and has one
-// event in the engine's queue: that of the task due first. A change of
-// rate rewrites the ends in the node's own short list, where one queue
-// event per task would be pushed again, or left stale to pop later, for
-// every task at every change.
+// Each node keeps a CPU clock (nodeCPU.vt): the work, at reference speed,
+// that each of its running tasks has done since the node's start, which
+// advances at the node's rate. A task's work ends at a fixed reading of
+// that clock (cpuTask.vend), so a change of rate moves one number, the
+// clock's, and no task's end; a task's end in time is worked out from the
+// clock when it is needed, rounded to the microsecond then. The node has
+// one event in the engine's queue, at the end of its task due first.
 //
-// Equal-time events pop in the order they were queued, and so must task
-// ends: each task keeps the time and sequence number (due, seq) its end
-// holds in that order, as if it had an event of its own. A task's end is
-// queued when it starts running and again when a change brings it
-// earlier; one that a change delays comes due at its old place, finds its
-// end later and is queued again then, at its new end (cpuDue).
+// A resumed task's swap-in (cpuTask.swapEnd) is not CPU work: until it is
+// done the task holds its work aside (swapping) and joins the clock at
+// the first change of rate after it, with the clock's reading then.
 
 // cpuTask is a task running on a node whose CPUs may be shared.
 type cpuTask struct {
@@ -28,25 +27,36 @@ type cpuTask struct {
 	// waiting marks a reduce whose shuffle waits for its job's maps: it
 	// does no CPU work yet and has no end.
 	waiting bool
-	swapEnd Time // segStart + swapDelay: the swap-in is not CPU work
-	end     Time // its end at the node's current rate
-	due     Time // where its end is in the event order, with seq
-	seq     uint64
+	// swapping marks a task whose CPU work starts at swapEnd, later than
+	// the node's clock was last set (nodeCPU.at); work is its work.
+	swapping bool
+	swapEnd  Time
+	work     float64
+	// vend is the node's clock reading at which its work is done.
+	vend float64
+	// seq orders tasks ending at the same reading: the earlier started
+	// first.
+	seq uint64
 }
 
-// nodeCPU is a node's running tasks, in the order of node.running, and
-// its event in the engine's queue (at, key), if queued.
+// nodeCPU is a node's CPU clock, its running tasks in the order of
+// node.running, and its event in the engine's queue (qAt, qKey), if
+// queued.
 //
 // first caches next: the index+1 of the task due first (0: none), or
-// -1 when a change made it unknown. Every task end looks for the first
-// due task two or three times (cpuDue, cpuQueue, rerate); the cache makes
-// that one scan, which rerate shares with its own.
+// -1 when a change made it unknown.
 type nodeCPU struct {
-	tasks  []cpuTask
-	first  int32
+	tasks []cpuTask
+	// vt is the clock's reading at time at; it advances at rate.
+	vt    float64
+	at    Time
+	rate  float64
+	nswap int32 // tasks swapping
+	first int32
+	// queued: the node's event is in the queue, at (qAt, qKey).
 	queued bool
-	at     Time
-	key    uint64
+	qAt    Time
+	qKey   uint64
 }
 
 // reserveSeq takes the queue's next sequence number, as a push would.
@@ -72,6 +82,9 @@ func (e *Engine) cpuFind(ni int32, t TaskRef) int {
 // place), keeping the two in the same order.
 func (e *Engine) cpuRemoveAt(ni int32, p int) {
 	c := &e.cpus[ni]
+	if c.tasks[p].swapping {
+		c.nswap--
+	}
 	last := len(c.tasks) - 1
 	c.tasks[p] = c.tasks[last]
 	c.tasks = c.tasks[:last]
@@ -83,34 +96,77 @@ func (e *Engine) cpuRemoveAt(ni int32, p int) {
 	}
 }
 
-// cpuRun sets the end of task t, which has just started running (or its
-// shuffle could start) on node ni, and queues it.
-func (e *Engine) cpuRun(ni int32, t TaskRef, tk *task) {
+// cpuRun starts the CPU work of task t on node ni: work at reference
+// speed from time start (now, or the end of its swap-in), and queues its
+// end.
+func (e *Engine) cpuRun(ni int32, t TaskRef, start, work Time) {
 	p := e.cpuFind(ni, t)
-	x := &e.cpus[ni].tasks[p]
-	x.waiting = false
-	x.swapEnd = tk.segStart + tk.swapDelay
-	x.end = tk.end
-	x.due, x.seq = tk.end, e.reserveSeq()
 	c := &e.cpus[ni]
-	// Its sequence number is the newest: it comes first only if due
-	// strictly earlier than the first.
-	if c.first == 0 || (c.first > 0 && x.due < c.tasks[c.first-1].due) {
+	x := &c.tasks[p]
+	x.waiting = false
+	x.seq = e.reserveSeq()
+	if start > e.now {
+		x.swapping, x.swapEnd, x.work = true, start, float64(work)
+		c.nswap++
+	} else {
+		x.vend = c.vt + float64(e.now-c.at)*c.rate + float64(work)
+	}
+	// Its sequence number is the newest: it comes first only if it ends
+	// strictly before the first.
+	if c.first == 0 || (c.first > 0 && c.key(x) < c.key(&c.tasks[c.first-1])) {
 		c.first = int32(p) + 1
 	}
-	if !c.queuedBy(x.due, x.seq) {
+	if !c.queuedBy(c.due(x)) {
 		e.cpuQueue(ni)
 	}
 }
 
+// key orders the node's tasks by end at its current rate: the clock
+// reading at which each is done, for a swapping task the reading it will
+// have then if the rate holds.
+func (c *nodeCPU) key(x *cpuTask) float64 {
+	if x.swapping {
+		return c.vt + float64(x.swapEnd-c.at)*c.rate + x.work
+	}
+	return x.vend
+}
+
+// due is the time task x ends if the node's rate holds.
+func (c *nodeCPU) due(x *cpuTask) Time {
+	if x.swapping {
+		return x.swapEnd + Time(math.Round(x.work/c.rate))
+	}
+	return c.at + max(0, Time(math.Round((x.vend-c.vt)/c.rate)))
+}
+
+// left is the work task x has left at time now, at reference speed, with
+// what is left of its swap-in.
+func (c *nodeCPU) left(x *cpuTask, now Time) Time {
+	if x.swapping {
+		return x.swapEnd - now + Time(math.Round(x.work))
+	}
+	return max(0, Time(math.Round(x.vend-c.vt-float64(now-c.at)*c.rate)))
+}
+
 // runEnd is the end of task t's current run if it is running and not
-// waiting for its maps; otherwise the task's own end field.
+// waiting for its maps, at its node's current rate; otherwise the task's
+// own end field.
 func (e *Engine) runEnd(t TaskRef, tk *task) Time {
 	if e.cpuShared && tk.state == running && !tk.waiting {
-		ni := tk.node()
-		return e.cpus[ni].tasks[e.cpuFind(ni, t)].end
+		c := &e.cpus[tk.node()]
+		return c.due(&c.tasks[e.cpuFind(tk.node(), t)])
 	}
 	return tk.end
+}
+
+// workLeft is the work running task t, not waiting for its maps, has
+// left now at reference speed, with what is left of its swap-in.
+func (e *Engine) workLeft(t TaskRef, tk *task) Time {
+	if e.cpuShared {
+		c := &e.cpus[tk.node()]
+		return c.left(&c.tasks[e.cpuFind(tk.node(), t)], e.now)
+	}
+	return max(0, tk.end-e.now)
 }
 
 // next is the index of the node's task due first, -1 if none runs.
@@ -125,26 +181,30 @@ func (c *nodeCPU) next() int {
 
 // scan finds the node's task due first, -1 if none runs.
 func (c *nodeCPU) scan() int {
-	p, due, seq := -1, Time(0), uint64(0)
+	p, key, seq := -1, 0.0, uint64(0)
 	for i := range c.tasks {
 		x := &c.tasks[i]
 		if x.waiting {
 			continue
 		}
-		if p < 0 || x.due < due || (x.due == due && x.seq < seq) {
-			p, due, seq = i, x.due, x.seq
+		k := x.vend
+		if x.swapping {
+			k = c.key(x)
+		}
+		if p < 0 || k < key || (k == key && x.seq < seq) {
+			p, key, seq = i, k, x.seq
 		}
 	}
 	return p
 }
 
 // queuedBy reports whether the node's queued event pops no later than
-// (due, seq). While a node's event is queued it pops no later than its
+// time due. While a node's event is queued it pops no later than its
 // first due task: a change that brings a task earlier than it queues the
 // node again, and one that delays the first leaves it, to pop and queue
 // the node again then (cpuDue).
-func (c *nodeCPU) queuedBy(due Time, seq uint64) bool {
-	return c.queued && (c.at < due || (c.at == due && c.key <= seq))
+func (c *nodeCPU) queuedBy(due Time) bool {
+	return c.queued && c.qAt <= due
 }
 
 // cpuQueue makes sure node ni's event is queued no later than its first
@@ -156,14 +216,16 @@ func (e *Engine) cpuQueue(ni int32) {
 		return
 	}
 	x := &c.tasks[p]
-	if c.queuedBy(x.due, x.seq) {
+	due := c.due(x)
+	if c.queuedBy(due) {
 		return
 	}
-	c.queued, c.at, c.key = true, x.due, x.seq
+	seq := e.reserveSeq()
+	c.queued, c.qAt, c.qKey = true, due, seq
 	// The event names the task for touchTasks and carries the node
 	// where a task's event carries its generation.
-	ev := newEvent(x.due, evTaskEnd, x.ref.Job, x.ref.Index, ni, x.ref.Kind)
-	ev.key |= x.seq
+	ev := newEvent(due, evTaskEnd, x.ref.Job, x.ref.Index, ni, x.ref.Kind)
+	ev.key |= seq
 	e.q.putBack(ev)
 }
 
@@ -172,33 +234,24 @@ func (e *Engine) cpuQueue(ni int32) {
 func (e *Engine) cpuDue(ev event) {
 	ni := ev.gen()
 	c := &e.cpus[ni]
-	if !c.queued || c.at != ev.at || c.key != ev.key {
+	if !c.queued || c.qAt != ev.at || c.qKey != ev.key {
 		return // superseded by an earlier one
 	}
-	if p := c.next(); p >= 0 {
-		x := &c.tasks[p]
-		switch {
-		case x.due != e.now || x.seq != ev.key:
-			// The first due task changed since and is due later.
-		case x.end > e.now:
-			// Its node's shared CPUs slowed it since (rerate): due again
-			// at its end, behind what was queued meanwhile.
-			x.due, x.seq = x.end, e.reserveSeq()
-			c.first = -1
-		default:
-			// Meanwhile the event being handled stands for the node's:
-			// nothing on the node is due before it.
-			e.finishTask(x.ref, e.taskOf(x.ref))
-		}
+	// Whatever follows, the event being handled stands for the node's
+	// until it is queued again: nothing on the node is due before it.
+	if p := c.next(); p >= 0 && c.due(&c.tasks[p]) <= e.now {
+		e.finishTask(c.tasks[p].ref, e.taskOf(c.tasks[p].ref))
 	}
+	// Otherwise its first task was slowed since (rerate) and is due
+	// later.
 	c.queued = false
 	e.cpuQueue(ni)
 }
 
 // rerate sets node ni's task rate after its allocation changed and, if it
-// changed, moves the end of every task running there. Reduces waiting for
-// their maps are not running yet; ApplicationMasters count in the
-// allocation.
+// changed, sets the node's CPU clock to now at the old rate. Reduces
+// waiting for their maps are not running yet; ApplicationMasters count in
+// the allocation.
 func (e *Engine) rerate(ni int32) {
 	n := &e.nodes[ni]
 	rate := 1.0
@@ -208,45 +261,28 @@ func (e *Engine) rerate(ni int32) {
 	if rate == n.rate {
 		return
 	}
-	old := n.rate
 	n.rate = rate
 	c := &e.cpus[ni]
 	now := e.now
-	first, firstDue := -1, Never // the earliest of the tasks queued again
-	// Slower, every end moves later, so no due changes and neither does
-	// the first due task; faster, ends move earlier and are queued again,
-	// and the first due task is found on the way.
-	slower := rate < old
-	nx, nxDue, nxSeq := -1, Time(0), uint64(0)
-	for i := range c.tasks {
-		x := &c.tasks[i]
-		if x.waiting {
-			continue
-		}
-		from := max(now, x.swapEnd) // the swap is not CPU work
-		if left := x.end - from; left > 0 {
-			end := from + Time(math.Round(float64(left)*old/rate))
-			if end < x.end {
-				// Earlier: due at the new end, queued now. Slower, only
-				// rounding can do it, and the first due task is unknown.
-				x.due, x.seq = end, e.reserveSeq()
-				if end < firstDue {
-					first, firstDue = i, end
-				}
-				if slower {
-					c.first = -1
-				}
+	if c.nswap > 0 {
+		// The tasks whose swap-in is over join the clock as it read then.
+		for i := range c.tasks {
+			if x := &c.tasks[i]; x.swapping && x.swapEnd <= now {
+				x.vend = c.vt + float64(x.swapEnd-c.at)*c.rate + x.work
+				x.swapping = false
+				c.nswap--
 			}
-			x.end = end
-		}
-		if !slower && (nx < 0 || x.due < nxDue || (x.due == nxDue && x.seq < nxSeq)) {
-			nx, nxDue, nxSeq = i, x.due, x.seq
 		}
 	}
-	if !slower {
-		c.first = int32(nx) + 1
+	c.vt += float64(now-c.at) * c.rate
+	c.at = now
+	faster := rate > c.rate
+	c.rate = rate
+	if c.nswap > 0 {
+		// A swapping task's end moves otherwise than the others'.
+		c.first = -1
 	}
-	if first >= 0 && !c.queuedBy(firstDue, c.tasks[first].seq) {
+	if faster {
 		e.cpuQueue(ni)
 	}
 }

@@ -11,10 +11,11 @@ import (
 // cpuWatch counts memory alone, so that vcores may be overcommitted, and
 // checks every node's CPU list at every event against the engine's own
 // records: the same tasks as the node's running list in the same order,
-// waiting as their records say, ends not passed and each task due no
-// later than its end; the node's rate as its allocation gives it; its
-// cached first due task, if known, the one a scan finds; and the node's
-// queued event no later than its first due task.
+// waiting as their records say, ends not passed; the clock not ahead of
+// now, the swapping tasks counted and not yet at their swap-in's end as
+// the clock was last set; the node's rate as its allocation gives it;
+// its cached first due task, if known, the one a scan finds; and the
+// node's queued event no later than its first due task.
 type cpuWatch struct {
 	Scheduler
 	t *testing.T
@@ -29,6 +30,7 @@ func (s *cpuWatch) OnEvent(ev Event, v *View) {
 	shared := false
 	for ni := range e.nodes {
 		n, c := &e.nodes[ni], &e.cpus[ni]
+		swapping := 0
 		if len(c.tasks) != len(n.running) {
 			s.t.Fatalf("at %v node %d lists %d tasks for %d running", e.now, ni, len(c.tasks), len(n.running))
 		}
@@ -40,23 +42,31 @@ func (s *cpuWatch) OnEvent(ev Event, v *View) {
 				s.t.Fatalf("at %v node %d lists %v where it runs %v", e.now, ni, x.ref, n.running[i])
 			case tk.state != running || tk.node() != int32(ni) || x.waiting != tk.waiting:
 				s.t.Fatalf("at %v node %d lists %v (waiting %v), not as its record says", e.now, ni, x.ref, x.waiting)
-			case !x.waiting && (x.end < e.now || x.due < e.now || x.due > x.end):
-				s.t.Fatalf("at %v node %d: %v ends at %v, due at %v", e.now, ni, x.ref, x.end, x.due)
+			case !x.waiting && c.due(x) < e.now:
+				s.t.Fatalf("at %v node %d: %v ends at %v", e.now, ni, x.ref, c.due(x))
+			case x.swapping && (x.waiting || x.swapEnd <= c.at):
+				s.t.Fatalf("at %v node %d: %v swapping until %v, waiting %v, clock set at %v", e.now, ni, x.ref, x.swapEnd, x.waiting, c.at)
 			}
+			if x.swapping {
+				swapping++
+			}
+		}
+		if c.at > e.now || int(c.nswap) != swapping {
+			s.t.Fatalf("at %v node %d: clock set at %v, %d swapping counted, %d listed", e.now, ni, c.at, c.nswap, swapping)
 		}
 		rate := 1.0
 		if used := n.capa[1] - n.avail[1]; used > n.capa[1] {
 			rate = float64(n.capa[1]) / float64(used)
 			shared = true
 		}
-		if n.rate != rate {
+		if n.rate != rate || c.rate != rate {
 			s.t.Fatalf("at %v node %d runs at %v, want %v", e.now, ni, n.rate, rate)
 		}
 		if c.first >= 0 && int(c.first)-1 != c.scan() {
 			s.t.Fatalf("at %v node %d caches task %d as due first, a scan finds %d", e.now, ni, c.first-1, c.scan())
 		}
-		if p := c.next(); p >= 0 && !c.queuedBy(c.tasks[p].due, c.tasks[p].seq) {
-			s.t.Fatalf("at %v node %d's event is not queued by its first due task (%v at %v)", e.now, ni, c.tasks[p].ref, c.tasks[p].due)
+		if p := c.next(); p >= 0 && !c.queuedBy(c.due(&c.tasks[p])) {
+			s.t.Fatalf("at %v node %d's event is not queued by its first due task (%v at %v)", e.now, ni, c.tasks[p].ref, c.due(&c.tasks[p]))
 		}
 	}
 	if shared {
@@ -86,11 +96,10 @@ func sharedTrace(t *testing.T) *traces.Trace {
 
 // TestSharedCPUsReplay replays a backlog on nodes whose vcores are
 // overcommitted, with the node lists checked at every event (cpuWatch),
-// and pins the replay's digest: jobs, task segments and occupancy, whose
-// equal-time task ends pop in the order in which each task's end was
-// queued (a task due again after a delay queues itself behind what was
-// queued meanwhile). The digests are those of the engine in which every
-// task had an event of its own in the queue.
+// and pins the replay's digest: jobs, task segments and occupancy. Tasks
+// ending at the same time on a node end in the order of their clock
+// readings, then of their starts; each after the node's event is queued
+// again behind what was queued meanwhile.
 func TestSharedCPUsReplay(t *testing.T) {
 	tr := sharedTrace(t)
 	for _, c := range []struct {
@@ -98,9 +107,9 @@ func TestSharedCPUsReplay(t *testing.T) {
 		digest string
 	}{
 		{Config{Model: ContainerModel, Nodes: 3, NodesPerRack: 3, Heartbeat: 1, NodeMemoryMB: 8192, NodeVcores: 3,
-			AMMemoryMB: 1024, MaxAMShare: 0.5, Seed: 1}, "33e89d705354afa3beadddc16f10e4cd6dafd0cfebb2e0a8c1911ef7d872e69e"},
+			AMMemoryMB: 1024, MaxAMShare: 0.5, Seed: 1}, "51c39dcda5f519c4e5ff249e92d0cd4ae7ffb8b82b035cfae41503142e0324b9"},
 		{Config{Model: ContainerModel, Nodes: 4, NodesPerRack: 2, Heartbeat: 2, NodeMemoryMB: 6144, NodeVcores: 2,
-			AMMemoryMB: 1024, MaxAMShare: 0.5, Seed: 2, OutOfBandHeartbeat: true, SlowStart: 0.5}, "b72c9a3545243f318640f698603a08e3da8551e345e2bce58be22c98752b8492"},
+			AMMemoryMB: 1024, MaxAMShare: 0.5, Seed: 2, OutOfBandHeartbeat: true, SlowStart: 0.5}, "74e8c0eed3ba5b7767e47ca7f47d27d37b9a733930711ce89b0cda7db5d4dc59"},
 	} {
 		w := &cpuWatch{Scheduler: &FIFO{}, t: t}
 		// The engine's invariant checker is on; mustRun's slot count does
@@ -127,10 +136,11 @@ func TestSharedCPUsReplay(t *testing.T) {
 func TestCPUFirstFollowsRemovals(t *testing.T) {
 	e := &Engine{cpus: make([]nodeCPU, 1)}
 	c := &e.cpus[0]
+	c.rate = 1
 	c.tasks = []cpuTask{
-		{ref: TaskRef{Index: 0}, due: 10, seq: 1},
-		{ref: TaskRef{Index: 1}, due: 5, seq: 2},
-		{ref: TaskRef{Index: 2}, due: 3, seq: 3},
+		{ref: TaskRef{Index: 0}, vend: 10, seq: 1},
+		{ref: TaskRef{Index: 1}, vend: 5, seq: 2},
+		{ref: TaskRef{Index: 2}, vend: 3, seq: 3},
 		{ref: TaskRef{Index: 3}, waiting: true},
 	}
 	c.first = -1 // unknown
@@ -151,5 +161,48 @@ func TestCPUFirstFollowsRemovals(t *testing.T) {
 	}
 	if p := c.next(); p != -1 || c.first != 0 {
 		t.Fatalf("with only a waiting task: next %d, cached %d; want -1 and 0", p, c.first)
+	}
+}
+
+// TestCPUClockSwapIn follows a node's CPU clock through two changes of
+// rate, one while a task swaps in and one after. A node of 2 vcores runs
+// task A (10 s of work) from 0 at full speed, and task B, whose 6 s of
+// work wait for a swap-in until 4. At 2 the allocation doubles (rate
+// 1/2): A has done 2 s, its 8 s left take 16, to 18; B, still swapping,
+// ends at 4 + 6/(1/2) = 16. At 6 the allocation is back (rate 1): A has
+// done 2 + 4 × 1/2 = 4 s and ends at 6 + 6 = 12; B has done 2 × 1/2 = 1
+// s since its swap-in and ends at 6 + 5 = 11.
+func TestCPUClockSwapIn(t *testing.T) {
+	e := &Engine{nodes: make([]node, 1), cpus: make([]nodeCPU, 1), cpuShared: true}
+	n, c := &e.nodes[0], &e.cpus[0]
+	n.capa[1], n.avail[1], n.rate, c.rate = 2, 0, 1, 1
+	c.first = -1
+	a, b := TaskRef{Index: 0}, TaskRef{Index: 1}
+	c.tasks = []cpuTask{{ref: a, waiting: true}, {ref: b, waiting: true}}
+	e.cpuRun(0, a, 0, 10*Second)
+	e.cpuRun(0, b, 4*Second, 6*Second)
+	check := func(at string, wantA, wantB, leftA, leftB Time, first TaskRef) {
+		t.Helper()
+		ga, gb := c.due(&c.tasks[0]), c.due(&c.tasks[1])
+		la, lb := c.left(&c.tasks[0], e.now), c.left(&c.tasks[1], e.now)
+		if ga != wantA || gb != wantB || la != leftA || lb != leftB {
+			t.Errorf("at %s: ends %v and %v, work left %v and %v; want %v, %v, %v, %v", at, ga, gb, la, lb, wantA, wantB, leftA, leftB)
+		}
+		if p := c.next(); p < 0 || c.tasks[p].ref != first || p != c.scan() {
+			t.Errorf("at %s: task %d due first (a scan finds %d), want %v", at, p, c.scan(), first)
+		}
+	}
+	check("0", 10*Second, 10*Second, 10*Second, 10*Second, a)
+	e.now, n.avail[1] = 2*Second, -2
+	e.rerate(0)
+	check("2", 18*Second, 16*Second, 8*Second, 8*Second, b)
+	if !c.tasks[1].swapping || c.nswap != 1 {
+		t.Errorf("at 2: B not swapping (%d counted)", c.nswap)
+	}
+	e.now, n.avail[1] = 6*Second, 0
+	e.rerate(0)
+	check("6", 12*Second, 11*Second, 6*Second, 5*Second, b)
+	if c.tasks[1].swapping || c.nswap != 0 {
+		t.Errorf("at 6: B still swapping (%d counted)", c.nswap)
 	}
 }

@@ -72,8 +72,7 @@ func (e *Engine) mapFinished(ji int32, j *job) {
 			if tk.state == running {
 				// The shuffle can end no earlier than the swap-in finished
 				// (tk.end), and takes its transfer time after the last map.
-				tk.end = max(e.now, tk.end) + e.atNodeRate(&e.nodes[tk.node()], tk.remaining)
-				e.queueEnd(tk.node(), TaskRef{Job: ji, Kind: Reduce, Index: int32(i)}, tk)
+				e.startWork(tk.node(), TaskRef{Job: ji, Kind: Reduce, Index: int32(i)}, tk, max(e.now, tk.end), tk.remaining)
 			}
 		}
 	}

@@ -134,6 +134,9 @@ func (e *Engine) initResources() {
 	e.cpuShared = e.model == ContainerModel && !e.enforce[1]
 	if e.cpuShared {
 		e.cpus = make([]nodeCPU, c.Nodes)
+		for i := range e.cpus {
+			e.cpus[i].rate = 1
+		}
 	}
 	for k := Map; k <= Reduce; k++ {
 		e.unitIdx[k] = -1
