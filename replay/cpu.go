@@ -1,6 +1,9 @@
 package replay
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Shared CPUs (Engine.cpuShared): when a policy does not count vcores
 // (YARN's DefaultResourceCalculator) a node may hold containers asking
@@ -17,9 +20,12 @@ import "math"
 // clock when it is needed, rounded to the microsecond then. The node has
 // one event in the engine's queue, at the end of its task due first.
 //
-// A resumed task's swap-in (cpuTask.swapEnd) is not CPU work: until it is
-// done the task holds its work aside (swapping) and joins the clock at
-// the first change of rate after it, with the clock's reading then.
+// A resumed task's swap-in is not CPU work: until it is done the task
+// holds its work aside (swapping) and joins the clock at the first change
+// of rate after it, with the clock's reading then.
+//
+// A task end scans its node's list, so an entry is kept to 32 bytes, two
+// to a cache line; the rare swap-ins' ends are kept apart (nodeCPU.swaps).
 
 // cpuTask is a task running on a node whose CPUs may be shared.
 type cpuTask struct {
@@ -27,16 +33,21 @@ type cpuTask struct {
 	// waiting marks a reduce whose shuffle waits for its job's maps: it
 	// does no CPU work yet and has no end.
 	waiting bool
-	// swapping marks a task whose CPU work starts at swapEnd, later than
-	// the node's clock was last set (nodeCPU.at); work is its work.
+	// swapping marks a task whose CPU work starts at the end of its
+	// swap-in (nodeCPU.swaps), later than the node's clock was last set
+	// (nodeCPU.at); vend is then its work.
 	swapping bool
-	swapEnd  Time
-	work     float64
-	// vend is the node's clock reading at which its work is done.
-	vend float64
 	// seq orders tasks ending at the same reading: the earlier started
 	// first.
-	seq uint64
+	seq uint32
+	// vend is the node's clock reading at which its work is done.
+	vend float64
+}
+
+// cpuSwap is the end of a swapping task's swap-in.
+type cpuSwap struct {
+	ref TaskRef
+	end Time
 }
 
 // nodeCPU is a node's CPU clock, its running tasks in the order of
@@ -51,7 +62,8 @@ type nodeCPU struct {
 	vt    float64
 	at    Time
 	rate  float64
-	nswap int32 // tasks swapping
+	swaps []cpuSwap // of the tasks swapping
+	seq   uint32    // tasks started
 	first int32
 	// queued: the node's event is in the queue, at (qAt, qKey).
 	queued bool
@@ -83,7 +95,7 @@ func (e *Engine) cpuFind(ni int32, t TaskRef) int {
 func (e *Engine) cpuRemoveAt(ni int32, p int) {
 	c := &e.cpus[ni]
 	if c.tasks[p].swapping {
-		c.nswap--
+		c.dropSwap(c.tasks[p].ref)
 	}
 	last := len(c.tasks) - 1
 	c.tasks[p] = c.tasks[last]
@@ -104,10 +116,11 @@ func (e *Engine) cpuRun(ni int32, t TaskRef, start, work Time) {
 	c := &e.cpus[ni]
 	x := &c.tasks[p]
 	x.waiting = false
-	x.seq = e.reserveSeq()
+	x.seq = c.seq
+	c.seq++
 	if start > e.now {
-		x.swapping, x.swapEnd, x.work = true, start, float64(work)
-		c.nswap++
+		x.swapping, x.vend = true, float64(work)
+		c.swaps = append(c.swaps, cpuSwap{t, start})
 	} else {
 		x.vend = c.vt + float64(e.now-c.at)*c.rate + float64(work)
 	}
@@ -126,7 +139,7 @@ func (e *Engine) cpuRun(ni int32, t TaskRef, start, work Time) {
 // have then if the rate holds.
 func (c *nodeCPU) key(x *cpuTask) float64 {
 	if x.swapping {
-		return c.vt + float64(x.swapEnd-c.at)*c.rate + x.work
+		return c.vt + float64(c.swapEnd(x.ref)-c.at)*c.rate + x.vend
 	}
 	return x.vend
 }
@@ -134,7 +147,7 @@ func (c *nodeCPU) key(x *cpuTask) float64 {
 // due is the time task x ends if the node's rate holds.
 func (c *nodeCPU) due(x *cpuTask) Time {
 	if x.swapping {
-		return x.swapEnd + Time(math.Round(x.work/c.rate))
+		return c.swapEnd(x.ref) + Time(math.Round(x.vend/c.rate))
 	}
 	return c.at + max(0, Time(math.Round((x.vend-c.vt)/c.rate)))
 }
@@ -143,9 +156,29 @@ func (c *nodeCPU) due(x *cpuTask) Time {
 // what is left of its swap-in.
 func (c *nodeCPU) left(x *cpuTask, now Time) Time {
 	if x.swapping {
-		return x.swapEnd - now + Time(math.Round(x.work))
+		return c.swapEnd(x.ref) - now + Time(math.Round(x.vend))
 	}
 	return max(0, Time(math.Round(x.vend-c.vt-float64(now-c.at)*c.rate)))
+}
+
+// swapEnd is the end of swapping task t's swap-in.
+func (c *nodeCPU) swapEnd(t TaskRef) Time {
+	for _, s := range c.swaps {
+		if s.ref == t {
+			return s.end
+		}
+	}
+	panic("replay: a swapping task is missing from its node's swap-ins")
+}
+
+// dropSwap forgets swapping task t's swap-in.
+func (c *nodeCPU) dropSwap(t TaskRef) {
+	for i, s := range c.swaps {
+		if s.ref == t {
+			c.swaps = slices.Delete(c.swaps, i, i+1)
+			return
+		}
+	}
 }
 
 // runEnd is the end of task t's current run if it is running and not
@@ -181,7 +214,7 @@ func (c *nodeCPU) next() int {
 
 // scan finds the node's task due first, -1 if none runs.
 func (c *nodeCPU) scan() int {
-	p, key, seq := -1, 0.0, uint64(0)
+	p, key, seq := -1, 0.0, uint32(0)
 	for i := range c.tasks {
 		x := &c.tasks[i]
 		if x.waiting {
@@ -264,13 +297,15 @@ func (e *Engine) rerate(ni int32) {
 	n.rate = rate
 	c := &e.cpus[ni]
 	now := e.now
-	if c.nswap > 0 {
+	if len(c.swaps) > 0 {
 		// The tasks whose swap-in is over join the clock as it read then.
 		for i := range c.tasks {
-			if x := &c.tasks[i]; x.swapping && x.swapEnd <= now {
-				x.vend = c.vt + float64(x.swapEnd-c.at)*c.rate + x.work
-				x.swapping = false
-				c.nswap--
+			if x := &c.tasks[i]; x.swapping {
+				if end := c.swapEnd(x.ref); end <= now {
+					x.vend += c.vt + float64(end-c.at)*c.rate
+					x.swapping = false
+					c.dropSwap(x.ref)
+				}
 			}
 		}
 	}
@@ -278,7 +313,7 @@ func (e *Engine) rerate(ni int32) {
 	c.at = now
 	faster := rate > c.rate
 	c.rate = rate
-	if c.nswap > 0 {
+	if len(c.swaps) > 0 {
 		// A swapping task's end moves otherwise than the others'.
 		c.first = -1
 	}

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"testing"
+	"unsafe"
 
 	"sojourn/traces"
 )
@@ -44,15 +45,15 @@ func (s *cpuWatch) OnEvent(ev Event, v *View) {
 				s.t.Fatalf("at %v node %d lists %v (waiting %v), not as its record says", e.now, ni, x.ref, x.waiting)
 			case !x.waiting && c.due(x) < e.now:
 				s.t.Fatalf("at %v node %d: %v ends at %v", e.now, ni, x.ref, c.due(x))
-			case x.swapping && (x.waiting || x.swapEnd <= c.at):
-				s.t.Fatalf("at %v node %d: %v swapping until %v, waiting %v, clock set at %v", e.now, ni, x.ref, x.swapEnd, x.waiting, c.at)
+			case x.swapping && (x.waiting || c.swapEnd(x.ref) <= c.at):
+				s.t.Fatalf("at %v node %d: %v swapping until %v, waiting %v, clock set at %v", e.now, ni, x.ref, c.swapEnd(x.ref), x.waiting, c.at)
 			}
 			if x.swapping {
 				swapping++
 			}
 		}
-		if c.at > e.now || int(c.nswap) != swapping {
-			s.t.Fatalf("at %v node %d: clock set at %v, %d swapping counted, %d listed", e.now, ni, c.at, c.nswap, swapping)
+		if c.at > e.now || len(c.swaps) != swapping {
+			s.t.Fatalf("at %v node %d: clock set at %v, %d swap-ins kept, %d tasks swapping", e.now, ni, c.at, len(c.swaps), swapping)
 		}
 		rate := 1.0
 		if used := n.capa[1] - n.avail[1]; used > n.capa[1] {
@@ -196,13 +197,21 @@ func TestCPUClockSwapIn(t *testing.T) {
 	e.now, n.avail[1] = 2*Second, -2
 	e.rerate(0)
 	check("2", 18*Second, 16*Second, 8*Second, 8*Second, b)
-	if !c.tasks[1].swapping || c.nswap != 1 {
-		t.Errorf("at 2: B not swapping (%d counted)", c.nswap)
+	if !c.tasks[1].swapping || len(c.swaps) != 1 {
+		t.Errorf("at 2: B not swapping (%d swap-ins kept)", len(c.swaps))
 	}
 	e.now, n.avail[1] = 6*Second, 0
 	e.rerate(0)
 	check("6", 12*Second, 11*Second, 6*Second, 5*Second, b)
-	if c.tasks[1].swapping || c.nswap != 0 {
-		t.Errorf("at 6: B still swapping (%d counted)", c.nswap)
+	if c.tasks[1].swapping || len(c.swaps) != 0 {
+		t.Errorf("at 6: B still swapping (%d swap-ins kept)", len(c.swaps))
+	}
+}
+
+// TestCPUTaskSize keeps a node's CPU list entry at two to a cache line:
+// every task end scans its node's list.
+func TestCPUTaskSize(t *testing.T) {
+	if s := unsafe.Sizeof(cpuTask{}); s != 32 {
+		t.Errorf("a CPU list entry takes %d bytes, want 32", s)
 	}
 }

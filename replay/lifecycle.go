@@ -197,6 +197,16 @@ func (e *Engine) maybeEligible(ji int32, j *job) {
 // time, would wait for each in turn.
 func (e *Engine) touchTasks(evs []event) {
 	var sum int32
+	if e.cpuShared {
+		// Each event is a node's: its CPU clock, and the list of its
+		// tasks that the end scans.
+		for i := range evs {
+			c := &e.cpus[evs[i].gen()]
+			for k := 0; k < len(c.tasks); k += 2 {
+				sum += c.tasks[k].ref.Index
+			}
+		}
+	}
 	for i := range evs {
 		if j := &e.jobs[evs[i].job()]; !j.done { // a finished job's tasks are let go
 			tk := j.rec(evs[i].rk(), evs[i].idx())
