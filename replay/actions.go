@@ -202,8 +202,8 @@ func (e *Engine) swapContainers(ni int32, needMB int64) Time {
 		st := e.taskOf(s)
 		mb := e.reqs[s.Job][s.Kind][0]
 		st.swapped = true
-		st.swapBytes = mb << 20
-		bytes += st.swapBytes
+		e.swapBytes[s] = mb << 20
+		bytes += mb << 20
 		over -= mb
 		n.unswapped = n.unswapped[1:]
 	}
@@ -230,9 +230,9 @@ func (e *Engine) swapOutFor(ni int32, k TaskKind, mem int64) Time {
 			have = j.tj.MapMemoryBytes
 		}
 		st.swapped = true
-		st.swapBytes = min(have, mem)
+		e.swapBytes[s] = min(have, mem)
 		n.unswapped = append(n.unswapped[:i], n.unswapped[i+1:]...)
-		return Seconds(float64(st.swapBytes) / e.cfg.DiskBandwidth)
+		return Seconds(float64(min(have, mem)) / e.cfg.DiskBandwidth)
 	}
 	return 0
 }
@@ -287,7 +287,7 @@ func (h *Heartbeat) Suspend(t TaskRef) error {
 	e.occupy(h.node, t, -1)
 	tk.state = suspended
 	tk.gen++
-	tk.swapped, tk.swapBytes = false, 0
+	tk.swapped = false
 	n.suspended = append(n.suspended, t)
 	n.unswapped = append(n.unswapped, t)
 	n.nSusp[t.Kind]++
@@ -317,7 +317,7 @@ func (h *Heartbeat) Resume(t TaskRef) error {
 	}
 	var swapIn Time
 	if tk.swapped {
-		swapIn = Seconds(float64(tk.swapBytes) / e.cfg.DiskBandwidth)
+		swapIn = Seconds(float64(e.swapBytes[t]) / e.cfg.DiskBandwidth)
 		if e.model == ContainerModel {
 			swapIn += e.swapContainers(h.node, e.reqs[t.Job][t.Kind][0])
 		}
@@ -352,7 +352,10 @@ func (e *Engine) unsuspend(ni int32, t TaskRef, tk *task) {
 			break
 		}
 	}
-	tk.swapped, tk.swapBytes = false, 0
+	if tk.swapped {
+		delete(e.swapBytes, t)
+	}
+	tk.swapped = false
 }
 
 // removeTask removes t from list, one of node ni's lists, by moving the

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"testing"
-	"unsafe"
 
 	"sojourn/traces"
 )
@@ -205,13 +204,5 @@ func TestCPUClockSwapIn(t *testing.T) {
 	check("6", 12*Second, 11*Second, 6*Second, 5*Second, b)
 	if c.tasks[1].swapping || len(c.swaps) != 0 {
 		t.Errorf("at 6: B still swapping (%d swap-ins kept)", len(c.swaps))
-	}
-}
-
-// TestCPUTaskSize keeps a node's CPU list entry at two to a cache line:
-// every task end scans its node's list.
-func TestCPUTaskSize(t *testing.T) {
-	if s := unsafe.Sizeof(cpuTask{}); s != 32 {
-		t.Errorf("a CPU list entry takes %d bytes, want 32", s)
 	}
 }

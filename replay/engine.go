@@ -115,6 +115,9 @@ type Engine struct {
 	// overcommitted, and an overcommitted node's tasks share its CPUs.
 	cpuShared bool
 	cpus      []nodeCPU // each node's running tasks' ends, if cpuShared
+	// swapBytes is what each suspended task whose memory was swapped out
+	// swapped (task.swapped).
+	swapBytes map[TaskRef]int64
 	// rackLo[r] is rack r's first node; rackLo[racks] is len(nodes).
 	rackLo []int32
 
@@ -299,6 +302,7 @@ func (e *Engine) initNodes() {
 	}
 	e.rackLo = append(e.rackLo, int32(c.Nodes))
 	e.cntNode = make([]int32, c.Nodes)
+	e.swapBytes = map[TaskRef]int64{}
 	e.cntRack = make([]int32, e.racks)
 	var speedRNG *rand.Rand
 	if c.NodeSpeeds == nil && c.SpeedSigma > 0 {

@@ -12,15 +12,18 @@ const (
 	done
 )
 
-// task is the engine's record of one map or reduce, 80 bytes: launches and
-// ends touch one task each, in no order, so every byte costs cache misses.
+// task is the engine's record of one map or reduce, 64 bytes, a cache
+// line: launches and ends touch one task each, in no order, so every byte
+// costs cache misses. What only a suspended task needs, the bytes swapped
+// out, is kept apart (Engine.swapBytes).
 type task struct {
 	state taskState
 	// waiting marks a running or suspended reduce whose shuffle cannot end
 	// yet because its job still has unfinished maps.
 	waiting bool
 	// swapped marks a suspended task whose memory was swapped out by a
-	// later task on its node; resuming it costs swapBytes/DiskBandwidth.
+	// later task on its node; resuming it costs the bytes swapped out
+	// (Engine.swapBytes) over DiskBandwidth.
 	swapped  bool
 	loc      Locality // locality of the current attempt (maps)
 	gen      int32    // attempt generation; bumped on every launch, kill, suspend and loss
@@ -36,8 +39,7 @@ type task struct {
 	swapDelay Time // swap time paid at the start of the current segment
 	// attemptStart is when the current attempt was launched.
 	attemptStart Time
-	remaining    Time  // run time left, valid while waiting or suspended
-	swapBytes    int64 // bytes swapped out while suspended
+	remaining    Time // run time left, valid while waiting or suspended
 }
 
 // node is the node of the task's current attempt, -1 if none.
