@@ -120,11 +120,15 @@ type idleJob struct {
 }
 
 // unplace lets go of job j's block placement and locality indexes, as it
-// finishes or after it waited idle (noteIdle). placed makes them again, the same: the draws depend only on the
-// seed and the job's index, and an index made afresh gives the first
-// pending map of a row as the old one did (the maps pending again that
-// the old one's cursor had passed are in repend, which PendingMap asks
-// first, and a row holds only maps as local as the row's place).
+// finishes, once its last map launched (Launch: in a busy replay most jobs
+// in flight have only reduces left to run) or after it waited idle
+// (noteIdle). A running map's locality is fixed at its launch, so only a
+// map pending again needs them back. placed makes them again, the same:
+// the draws depend only on the seed and the job's index, and an index
+// made afresh gives the first pending map of a row as the old one did
+// (the maps pending again that the old one's cursor had passed are in
+// repend, which PendingMap asks first, and a row holds only maps as local
+// as the row's place).
 func (e *Engine) unplace(j *job) {
 	e.int32Slabs.put(j.replicas)
 	if j.index != nil {

@@ -54,7 +54,12 @@ type job struct {
 	// map_input_bytes 0): they have no block, hence no locality.
 	noInput bool
 	rigid   bool // the trace's rigid flag, kept for the results
-	prio    traces.Priority
+	// keepPlaced marks a job that let go of its placement once, when its
+	// last map launched: if a map of it waits again, it keeps the
+	// placement made anew until it finishes, not to make it once more
+	// for every map killed or lost.
+	keepPlaced bool
+	prio       traces.Priority
 
 	pending, running, suspended, finished [2]int32
 
