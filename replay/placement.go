@@ -120,7 +120,7 @@ type idleJob struct {
 }
 
 // unplace lets go of job j's block placement and locality indexes, as it
-// finishes, once its last map launched (Launch: in a busy replay most jobs
+// finishes, once its last map launched (Launch: in a busy replay many jobs
 // in flight have only reduces left to run) or after it waited idle
 // (noteIdle). A running map's locality is fixed at its launch, so only a
 // map pending again needs them back. placed makes them again, the same:

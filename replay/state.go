@@ -55,9 +55,9 @@ type job struct {
 	noInput bool
 	rigid   bool // the trace's rigid flag, kept for the results
 	// keepPlaced marks a job that let go of its placement once, when its
-	// last map launched: if a map of it waits again, it keeps the
-	// placement made anew until it finishes, not to make it once more
-	// for every map killed or lost.
+	// last map launched: if a map of it waits again, the placement made
+	// anew stays past its last launch, not to be made once more for every
+	// map killed or lost.
 	keepPlaced bool
 	prio       traces.Priority
 
