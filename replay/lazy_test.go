@@ -217,3 +217,71 @@ func TestPlacementLetGoAtLastLaunch(t *testing.T) {
 		t.Fatal("the replays with the placement let go at the last launch and kept differ")
 	}
 }
+
+// indexWatch checks, before every heartbeat, that the locality indexes of
+// every job that has them give the first pending map on the node (and,
+// for a sparse index, on each node of its rows) and on its rack that a
+// scan of the job's pending maps gives (scanLocal), and counts the dense
+// and sparse indexes met.
+type indexWatch struct {
+	Scheduler
+	t             *testing.T
+	dense, sparse int
+}
+
+func (s *indexWatch) OnHeartbeat(hb *Heartbeat) error {
+	e, n := hb.e, hb.Node()
+	for i := range e.jobs {
+		j := &e.jobs[i]
+		if j.index == nil || j.done || j.pending[Map] == 0 {
+			continue
+		}
+		if j.index.byNode.dense {
+			s.dense++
+		} else {
+			s.sparse++
+		}
+		// A sparse index is asked about each node of its rows too.
+		at := []int32{n}
+		if !j.index.byNode.dense {
+			at = append(at, j.replicas...)
+		}
+		for _, n := range at {
+			// The scan stops at a node-local map: its rack answer stands
+			// only where it found none.
+			wn, wr := e.scanLocal(j, n)
+			gn, gr := j.index.byNode.first(n, j), j.index.byRack.first(e.rackOf[n], j)
+			if gn != wn || wn < 0 && gr != wr {
+				s.t.Fatalf("job %d on node %d: indexes give maps %d (node) and %d (rack), the scan %d and %d", i, n, gn, gr, wn, wr)
+			}
+		}
+	}
+	return s.Scheduler.OnHeartbeat(hb)
+}
+
+// TestLocalityIndexesMatchScan: on a small cluster every index is dense
+// (a row for every node), on a large one a job of few maps has a sparse
+// one (rows for its nodes only); both must answer as the scan does. No
+// map is ever pending again here, so the scan from the job's cursor sees
+// every pending map.
+func TestLocalityIndexesMatchScan(t *testing.T) {
+	var specs []traces.Job
+	for i := range 12 {
+		maps := make([]float64, []int{20, 60, 300}[i%3])
+		for m := range maps {
+			maps[m] = float64(30 + (i*7+m*13)%50)
+		}
+		specs = append(specs, jobSpec(float64(i*20), maps, nil, 0, 1<<30))
+	}
+	tr := mkTrace(t, specs...)
+	var dense, sparse int
+	for _, nodes := range []int{40, 2000} {
+		w := &indexWatch{Scheduler: &FIFO{}, t: t}
+		mustRun(t, tr, w, Config{Nodes: nodes, NodesPerRack: 20, MapSlots: 1, Seed: 7})
+		dense += w.dense
+		sparse += w.sparse
+	}
+	if dense == 0 || sparse == 0 {
+		t.Fatalf("%d dense and %d sparse indexes looked at: the test needs both", dense, sparse)
+	}
+}
