@@ -131,6 +131,11 @@ func (h *Heartbeat) Launch(t TaskRef) error {
 	j.pending[t.Kind]--
 	j.running[t.Kind]++
 	e.addDemand(t.Kind, -1)
+	if t.Kind == Map && j.pending[Map] == 0 && !j.keepPlaced {
+		// Its last map launched: nothing needs its placement now.
+		e.unplace(j)
+		j.keepPlaced = true
+	}
 	if e.model == ContainerModel && t.Kind == Map && j.pending[Map] == 0 {
 		e.maybeEligible(t.Job, j)
 	}

@@ -141,3 +141,147 @@ func TestIdlePlacementLetGo(t *testing.T) {
 		t.Fatalf("job 0 finished at %g, before job 1's map of %g s: it did not wait", fin, long)
 	}
 }
+
+// releaseWatch checks at every event that a job whose maps have all
+// launched, none ever pending again, holds no placement, and that a job
+// whose placement was made again after a map of it was lost keeps it until
+// it finishes. With keep it instead marks every job as it arrives as one
+// that never lets go of its placement at its last launch.
+type releaseWatch struct {
+	Scheduler
+	t    *testing.T
+	keep bool
+	// bare counts the jobs seen with maps still running and no placement;
+	// again the lost maps of jobs that had let go of theirs.
+	bare, again int
+	remade      map[int32]bool
+}
+
+func (s *releaseWatch) OnEvent(ev Event, v *View) {
+	e := v.e
+	if s.keep && ev.Kind == JobArrived {
+		e.jobs[ev.Job].keepPlaced = true
+	}
+	if !s.keep {
+		if ev.Kind == TaskLost && ev.Task.Kind == Map && e.jobs[ev.Job].keepPlaced && e.jobs[ev.Job].replicas == nil {
+			s.again++
+		}
+		for i := range e.jobs {
+			j := &e.jobs[i]
+			if !j.arrived || j.done {
+				continue
+			}
+			switch {
+			case s.remade[int32(i)] && j.replicas == nil:
+				s.t.Fatalf("job %d let go of its placement made again", i)
+			case j.keepPlaced && j.replicas != nil:
+				s.remade[int32(i)] = true
+			case j.pending[Map] == 0 && j.lost == 0 && (j.replicas != nil || j.index != nil):
+				s.t.Fatalf("job %d holds its placement with every map launched", i)
+			case j.pending[Map] == 0 && j.running[Map] > 0:
+				s.bare++
+			}
+		}
+	}
+	s.Scheduler.OnEvent(ev, v)
+}
+
+// TestPlacementLetGoAtLastLaunch: a job lets go of its placement as its
+// last map launches, and one of its maps lost on a failed node afterwards
+// launches with the locality, and on the node, it would have had with the
+// placement kept: the replays with and without the release are the same,
+// segment by segment. Jobs of more maps than indexedMaps use the locality
+// indexes, the smaller ones the scan.
+func TestPlacementLetGoAtLastLaunch(t *testing.T) {
+	var specs []traces.Job
+	for i := range 40 {
+		maps := make([]float64, []int{6, 20, 40}[i%3])
+		for m := range maps {
+			maps[m] = float64(60 + (i*11+m*17)%240)
+		}
+		specs = append(specs, jobSpec(float64(i*30), maps, []float64{200, 300}, 1e6, 1<<30))
+	}
+	tr := mkTrace(t, specs...)
+	cfg := Config{Nodes: 24, NodesPerRack: 4, Seed: 5, MTBF: 3000, MTTR: 200}
+	rel := &releaseWatch{Scheduler: &FIFO{}, t: t, remade: map[int32]bool{}}
+	a := mustRun(t, tr, rel, cfg)
+	b := mustRun(t, tr, &releaseWatch{Scheduler: &FIFO{}, t: t, keep: true}, cfg)
+	if rel.bare == 0 {
+		t.Fatal("no job was seen running its last maps without a placement")
+	}
+	if rel.again == 0 || len(rel.remade) == 0 {
+		t.Fatalf("%d maps lost after their job let go of its placement, %d placements made again: the test needs both",
+			rel.again, len(rel.remade))
+	}
+	if !reflect.DeepEqual(a.Jobs, b.Jobs) || !reflect.DeepEqual(a.Segments, b.Segments) || a.Stats != b.Stats {
+		t.Fatal("the replays with the placement let go at the last launch and kept differ")
+	}
+}
+
+// indexWatch checks, before every heartbeat, that the locality indexes of
+// every job that has them give the first pending map on the node (and,
+// for a sparse index, on each node of its rows) and on its rack that a
+// scan of the job's pending maps gives (scanLocal), and counts the dense
+// and sparse indexes met.
+type indexWatch struct {
+	Scheduler
+	t             *testing.T
+	dense, sparse int
+}
+
+func (s *indexWatch) OnHeartbeat(hb *Heartbeat) error {
+	e, n := hb.e, hb.Node()
+	for i := range e.jobs {
+		j := &e.jobs[i]
+		if j.index == nil || j.done || j.pending[Map] == 0 {
+			continue
+		}
+		if j.index.byNode.dense {
+			s.dense++
+		} else {
+			s.sparse++
+		}
+		// A sparse index is asked about each node of its rows too.
+		at := []int32{n}
+		if !j.index.byNode.dense {
+			at = append(at, j.replicas...)
+		}
+		for _, n := range at {
+			// The scan stops at a node-local map: its rack answer stands
+			// only where it found none.
+			wn, wr := e.scanLocal(j, n)
+			gn, gr := j.index.byNode.first(n, j), j.index.byRack.first(e.rackOf[n], j)
+			if gn != wn || wn < 0 && gr != wr {
+				s.t.Fatalf("job %d on node %d: indexes give maps %d (node) and %d (rack), the scan %d and %d", i, n, gn, gr, wn, wr)
+			}
+		}
+	}
+	return s.Scheduler.OnHeartbeat(hb)
+}
+
+// TestLocalityIndexesMatchScan: on a small cluster every index is dense
+// (a row for every node), on a large one a job of few maps has a sparse
+// one (rows for its nodes only); both must answer as the scan does. No
+// map is ever pending again here, so the scan from the job's cursor sees
+// every pending map.
+func TestLocalityIndexesMatchScan(t *testing.T) {
+	var specs []traces.Job
+	for i := range 12 {
+		maps := make([]float64, []int{20, 60, 300}[i%3])
+		for m := range maps {
+			maps[m] = float64(30 + (i*7+m*13)%50)
+		}
+		specs = append(specs, jobSpec(float64(i*20), maps, nil, 0, 1<<30))
+	}
+	tr := mkTrace(t, specs...)
+	var dense, sparse int
+	for _, nodes := range []int{40, 2000} {
+		w := &indexWatch{Scheduler: &FIFO{}, t: t}
+		mustRun(t, tr, w, Config{Nodes: nodes, NodesPerRack: 20, MapSlots: 1, Seed: 7})
+		dense += w.dense
+		sparse += w.sparse
+	}
+	if dense == 0 || sparse == 0 {
+		t.Fatalf("%d dense and %d sparse indexes looked at: the test needs both", dense, sparse)
+	}
+}

@@ -120,11 +120,15 @@ type idleJob struct {
 }
 
 // unplace lets go of job j's block placement and locality indexes, as it
-// finishes or after it waited idle (noteIdle). placed makes them again, the same: the draws depend only on the
-// seed and the job's index, and an index made afresh gives the first
-// pending map of a row as the old one did (the maps pending again that
-// the old one's cursor had passed are in repend, which PendingMap asks
-// first, and a row holds only maps as local as the row's place).
+// finishes, once its last map launched (Launch: in a busy replay many jobs
+// in flight have only reduces left to run) or after it waited idle
+// (noteIdle). A running map's locality is fixed at its launch, so only a
+// map pending again needs them back. placed makes them again, the same:
+// the draws depend only on the seed and the job's index, and an index
+// made afresh gives the first pending map of a row as the old one did
+// (the maps pending again that the old one's cursor had passed are in
+// repend, which PendingMap asks first, and a row holds only maps as local
+// as the row's place).
 func (e *Engine) unplace(j *job) {
 	e.int32Slabs.put(j.replicas)
 	if j.index != nil {
@@ -238,13 +242,12 @@ func (e *Engine) buildIndexes(j *job) {
 	}
 	un = sortKeys(un, cn)
 	ur = sortKeys(ur, cr)
-	buf := e.int32Slabs.get(3*len(un) + 1 + len(reps) + 3*len(ur) + 1 + rackPairs)
+	nn, nr := len(e.nodes), e.racks
+	buf := e.int32Slabs.get(indexLen(len(un), nn, len(reps)) + indexLen(len(ur), nr, rackPairs))
 	ix := &mapIndex{buf: buf}
 	j.index = ix
-	buf = ix.byNode.carve(buf, un, cn, len(reps))
-	ix.byRack.carve(buf, ur, cr, rackPairs)
-	ix.byNode.direct(len(e.nodes))
-	ix.byRack.direct(e.racks)
+	buf = ix.byNode.carve(buf, un, cn, len(reps), nn)
+	ix.byRack.carve(buf, ur, cr, rackPairs, nr)
 	// Place the maps in task order: cn and cr now hold each key's next
 	// position, and end at each key's end.
 	nt, rt := ix.byNode.tasks, ix.byRack.tasks
@@ -294,54 +297,68 @@ type mapIndex struct {
 }
 
 // localIndex groups task indices by a key (a node or a rack) in compressed
-// rows: keys sorted, tasks of keys[i] at tasks[off[i]:off[i+1]], and cur[i]
-// the next position to look at. Launched tasks are skipped lazily, so
-// picking is amortized O(log keys).
+// rows, the tasks of row r at tasks[bounds[2r]:bounds[2r+2]] and
+// bounds[2r+1] the next position to look at: start, cursor and end side by
+// side, in one cache line. An index covering an eighth of the keys or more
+// is dense, a row for every key (row r is key r, found with no search);
+// a sparser one has rows for its sorted keys only. Launched tasks are
+// skipped lazily, so picking is amortized O(log keys) at most.
 type localIndex struct {
-	keys  []int32
-	off   []int32
-	tasks []int32
-	cur   []int32
-	rows  []int32 // row+1 by key when keys cover an eighth of them or more
+	keys   []int32 // the key of each row; nil when dense
+	bounds []int32
+	tasks  []int32
+	dense  bool
 }
 
-// direct adds the by-key row table when the index covers an eighth of the
-// nkeys keys or more: a lookup is then one load, not a binary search.
-func (ix *localIndex) direct(nkeys int) {
-	if len(ix.keys)*8 < nkeys {
-		return
+// dense reports whether an index of used keys out of nkeys has a row for
+// every key.
+func dense(used, nkeys int) bool { return used*8 >= nkeys }
+
+// indexLen is the length of an index of used keys out of nkeys and n
+// tasks.
+func indexLen(used, nkeys, n int) int {
+	if dense(used, nkeys) {
+		return 2*nkeys + 1 + n
 	}
-	ix.rows = make([]int32, nkeys)
-	for r, k := range ix.keys {
-		ix.rows[k] = int32(r) + 1
-	}
+	return used + 2*used + 1 + n
 }
 
-// carve lays the index out at the front of buf for the sorted keys, with
-// cnt[k] tasks under key k and n tasks in all, turns cnt into each key's
-// next free position, and returns the rest of buf.
-func (ix *localIndex) carve(buf []int32, keys, cnt []int32, n int) []int32 {
-	u := len(keys)
-	ix.keys = buf[:u:u]
-	copy(ix.keys, keys)
-	ix.off = buf[u : 2*u+1 : 2*u+1]
-	ix.cur = buf[2*u+1 : 3*u+1 : 3*u+1]
-	ix.tasks = buf[3*u+1 : 3*u+1+n : 3*u+1+n]
+// carve lays the index out at the front of buf for the sorted keys used,
+// out of nkeys, with cnt[k] tasks under key k and n tasks in all, turns
+// the cnt of each used key into its next free position, and returns the
+// rest of buf.
+func (ix *localIndex) carve(buf []int32, keys, cnt []int32, n, nkeys int) []int32 {
+	rows := len(keys)
+	if ix.dense = dense(len(keys), nkeys); ix.dense {
+		rows = nkeys
+	} else {
+		ix.keys = buf[:rows:rows]
+		copy(ix.keys, keys)
+		buf = buf[rows:]
+	}
+	b := 2*rows + 1
+	ix.bounds = buf[:b:b]
+	ix.tasks = buf[b : b+n : b+n]
 	pos := int32(0)
-	for i, k := range keys {
-		ix.off[i], ix.cur[i] = pos, pos
-		c := cnt[k]
-		cnt[k] = pos
-		pos += c
+	for r := range rows {
+		k := int32(r)
+		if !ix.dense {
+			k = keys[r]
+		}
+		ix.bounds[2*r], ix.bounds[2*r+1] = pos, pos
+		if c := cnt[k]; c > 0 { // an unused key's counter stays 0
+			cnt[k] = pos
+			pos += c
+		}
 	}
-	ix.off[u] = pos
-	return buf[3*u+1+n:]
+	ix.bounds[2*rows] = pos
+	return buf[b+n:]
 }
 
 // find returns the row of key, or -1.
 func (ix *localIndex) find(key int32) int {
-	if ix.rows != nil {
-		return int(ix.rows[key]) - 1
+	if ix.dense {
+		return int(key)
 	}
 	lo, hi := 0, len(ix.keys)
 	for lo < hi {
@@ -364,11 +381,12 @@ func (ix *localIndex) first(key int32, j *job) int32 {
 	if r < 0 {
 		return -1
 	}
-	c, end := ix.cur[r], ix.off[r+1]
+	b := ix.bounds[2*r+1 : 2*r+3 : 2*r+3]
+	c, end := b[0], b[1]
 	for c < end && !j.mapPending(ix.tasks[c]) {
 		c++
 	}
-	ix.cur[r] = c
+	b[0] = c
 	if c == end {
 		return -1
 	}

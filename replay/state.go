@@ -56,7 +56,12 @@ type job struct {
 	// map_input_bytes 0): they have no block, hence no locality.
 	noInput bool
 	rigid   bool // the trace's rigid flag, kept for the results
-	prio    traces.Priority
+	// keepPlaced marks a job that let go of its placement once, when its
+	// last map launched: if a map of it waits again, the placement made
+	// anew stays past its last launch, not to be made once more for every
+	// map killed or lost.
+	keepPlaced bool
+	prio       traces.Priority
 
 	pending, running, suspended, finished [2]int32
 

@@ -248,7 +248,8 @@ func (j JobView) Tasks(k TaskKind) int { return int(j.j.count(k)) }
 // Replicas lists the nodes holding the blocks of the job's maps, map t's
 // at [t·r, (t+1)·r) for r = len/Tasks(Map). The slice is the engine's:
 // read it, do not keep or change it. It is nil before the job arrives and
-// after it finished.
+// after it finished. The engine lets it go as the job's last map launches,
+// so asking for it after that makes it again (the same) at a cost.
 func (j JobView) Replicas() []int32 { return j.e.placed(j.idx, j.j) }
 
 // Pending counts tasks of kind k waiting for a first or new attempt.
