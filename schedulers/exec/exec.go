@@ -429,7 +429,7 @@ func (x *Exec) OnHeartbeat(hb *replay.Heartbeat) error {
 	n := hb.Node()
 	x.now = hb.Now()
 	if x.c.pending() {
-		return x.fail(errors.New("sent a line after its decision had ended; a decision ends with the first line that has no query, and nothing may follow it"))
+		return x.fail(errors.New("sent a line after its decision ended; a decision ends with the first line that has no query, and nothing may follow it"))
 	}
 	quiet := x.nevents == 0 && !idle(hb)
 	b := append(x.out[:0], `{"type":"heartbeat"`...)
@@ -491,7 +491,7 @@ func (x *Exec) OnHeartbeat(hb *replay.Heartbeat) error {
 func (x *Exec) decided(hb *replay.Heartbeat, declined bool) error {
 	if x.c.r.Buffered() > 0 {
 		buf, _ := x.c.r.Peek(x.c.r.Buffered())
-		return x.fail(badLine(buf, "a line after the decision's last one; a decision ends with the first line that has no query"))
+		return x.fail(badLine(buf, "a line after its decision ended; a decision ends with the first line that has no query"))
 	}
 	if !declined {
 		x.declined = 0
