@@ -156,7 +156,12 @@ func (c *nodeCPU) due(x *cpuTask) Time {
 // what is left of its swap-in.
 func (c *nodeCPU) left(x *cpuTask, now Time) Time {
 	if x.swapping {
-		return c.swapEnd(x.ref) - now + Time(math.Round(x.vend))
+		// Its swap-in may be over: the clock was not set since.
+		end := c.swapEnd(x.ref)
+		if end > now {
+			return end - now + Time(math.Round(x.vend))
+		}
+		return max(0, Time(math.Round(x.vend-float64(now-end)*c.rate)))
 	}
 	return max(0, Time(math.Round(x.vend-c.vt-float64(now-c.at)*c.rate)))
 }

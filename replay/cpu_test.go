@@ -169,7 +169,8 @@ func TestCPUFirstFollowsRemovals(t *testing.T) {
 // task A (10 s of work) from 0 at full speed, and task B, whose 6 s of
 // work wait for a swap-in until 4. At 2 the allocation doubles (rate
 // 1/2): A has done 2 s, its 8 s left take 16, to 18; B, still swapping,
-// ends at 4 + 6/(1/2) = 16. At 6 the allocation is back (rate 1): A has
+// ends at 4 + 6/(1/2) = 16; at 5 B has 5.5 s of work left, A 6.5 s. At
+// 6 the allocation is back (rate 1): A has
 // done 2 + 4 × 1/2 = 4 s and ends at 6 + 6 = 12; B has done 2 × 1/2 = 1
 // s since its swap-in and ends at 6 + 5 = 11.
 func TestCPUClockSwapIn(t *testing.T) {
@@ -199,6 +200,10 @@ func TestCPUClockSwapIn(t *testing.T) {
 	if !c.tasks[1].swapping || len(c.swaps) != 1 {
 		t.Errorf("at 2: B not swapping (%d swap-ins kept)", len(c.swaps))
 	}
+	// At 5, with no change since 2, B has done 1 × 1/2 s since its
+	// swap-in (5.5 s left) and A 2 + 3 × 1/2 s (6.5 s left).
+	e.now = 5 * Second
+	check("5", 18*Second, 16*Second, 6500*Second/1000, 5500*Second/1000, b)
 	e.now, n.avail[1] = 6*Second, 0
 	e.rerate(0)
 	check("6", 12*Second, 11*Second, 6*Second, 5*Second, b)
