@@ -131,13 +131,15 @@ func (h *Heartbeat) Launch(t TaskRef) error {
 	j.pending[t.Kind]--
 	j.running[t.Kind]++
 	e.addDemand(t.Kind, -1)
-	if t.Kind == Map && j.pending[Map] == 0 && !j.keepPlaced {
-		// Its last map launched: nothing needs its placement now.
-		e.unplace(j)
-		j.keepPlaced = true
-	}
-	if e.model == ContainerModel && t.Kind == Map && j.pending[Map] == 0 {
-		e.maybeEligible(t.Job, j)
+	if t.Kind == Map && j.pending[Map] == 0 {
+		if !j.keepPlaced {
+			// Its last map launched: nothing needs its placement now.
+			e.unplace(j)
+			j.keepPlaced = true
+		}
+		if e.model == ContainerModel {
+			e.maybeEligible(t.Job, j)
+		}
 	}
 	e.occupy(h.node, t, +1)
 	if t.Kind == Reduce && j.finished[Map] < j.nmaps {
@@ -234,10 +236,11 @@ func (e *Engine) swapOutFor(ni int32, k TaskKind, mem int64) Time {
 		if k == Map {
 			have = j.tj.MapMemoryBytes
 		}
+		b := min(have, mem)
 		st.swapped = true
-		e.swapBytes[s] = min(have, mem)
+		e.swapBytes[s] = b
 		n.unswapped = append(n.unswapped[:i], n.unswapped[i+1:]...)
-		return Seconds(float64(min(have, mem)) / e.cfg.DiskBandwidth)
+		return Seconds(float64(b) / e.cfg.DiskBandwidth)
 	}
 	return 0
 }
@@ -390,15 +393,15 @@ func removeAt(list []TaskRef, p int) []TaskRef {
 }
 
 // startWork starts the work of task t, running on node ni: work at
-// reference speed from time start on. It sets the task's end and queues
-// it, in the queue or, if its node's CPUs may be shared, on its node's
-// CPU clock.
+// reference speed from time start on. It queues the task's end: in the
+// queue, or, if its node's CPUs may be shared, on its node's CPU clock,
+// which then holds the end (runEnd).
 func (e *Engine) startWork(ni int32, t TaskRef, tk *task, start, work Time) {
-	tk.end = start + e.atNodeRate(&e.nodes[ni], work)
 	if e.cpuShared {
 		e.cpuRun(ni, t, start, work)
 		return
 	}
+	tk.end = start + work
 	e.q.push(newEvent(tk.end, evTaskEnd, t.Job, t.Index, tk.gen, t.Kind))
 }
 
@@ -427,12 +430,11 @@ func (e *Engine) occupy(ni int32, t TaskRef, d int32) {
 		n.running = removeAt(n.running, p)
 	}
 	if e.cpuShared {
+		// A new task has no end yet: the clock is set at the old rate
+		// before it joins.
+		e.rerate(ni)
 		if d > 0 {
-			// The new task has no end yet: the others' move first.
-			e.rerate(ni)
 			e.cpus[ni].tasks = append(e.cpus[ni].tasks, cpuTask{ref: t, waiting: true})
-		} else {
-			e.rerate(ni)
 		}
 	}
 }

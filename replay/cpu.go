@@ -58,7 +58,9 @@ type cpuSwap struct {
 // -1 when a change made it unknown.
 type nodeCPU struct {
 	tasks []cpuTask
-	// vt is the clock's reading at time at; it advances at rate.
+	// vt is the clock's reading at time at; it advances at rate, the
+	// speed of the node's tasks relative to their own: below 1 while its
+	// vcores are overcommitted.
 	vt    float64
 	at    Time
 	rate  float64
@@ -296,11 +298,10 @@ func (e *Engine) rerate(ni int32) {
 	if used := n.capa[1] - n.avail[1]; used > n.capa[1] && n.capa[1] > 0 {
 		rate = float64(n.capa[1]) / float64(used)
 	}
-	if rate == n.rate {
+	c := &e.cpus[ni]
+	if rate == c.rate {
 		return
 	}
-	n.rate = rate
-	c := &e.cpus[ni]
 	now := e.now
 	if len(c.swaps) > 0 {
 		// The tasks whose swap-in is over join the clock as it read then.

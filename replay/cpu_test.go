@@ -59,8 +59,8 @@ func (s *cpuWatch) OnEvent(ev Event, v *View) {
 			rate = float64(n.capa[1]) / float64(used)
 			shared = true
 		}
-		if n.rate != rate || c.rate != rate {
-			s.t.Fatalf("at %v node %d runs at %v, want %v", e.now, ni, n.rate, rate)
+		if c.rate != rate {
+			s.t.Fatalf("at %v node %d runs at %v, want %v", e.now, ni, c.rate, rate)
 		}
 		if c.first >= 0 && int(c.first)-1 != c.scan() {
 			s.t.Fatalf("at %v node %d caches task %d as due first, a scan finds %d", e.now, ni, c.first-1, c.scan())
@@ -176,7 +176,7 @@ func TestCPUFirstFollowsRemovals(t *testing.T) {
 func TestCPUClockSwapIn(t *testing.T) {
 	e := &Engine{nodes: make([]node, 1), cpus: make([]nodeCPU, 1), cpuShared: true}
 	n, c := &e.nodes[0], &e.cpus[0]
-	n.capa[1], n.avail[1], n.rate, c.rate = 2, 0, 1, 1
+	n.capa[1], n.avail[1], c.rate = 2, 0, 1
 	c.first = -1
 	a, b := TaskRef{Index: 0}, TaskRef{Index: 1}
 	c.tasks = []cpuTask{{ref: a, waiting: true}, {ref: b, waiting: true}}

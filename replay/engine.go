@@ -313,7 +313,6 @@ func (e *Engine) initNodes() {
 		n := &e.nodes[i]
 		n.alive = true
 		n.capa = e.nodeCapacity(i)
-		n.rate = 1
 		n.avail = n.capa
 		n.free = [2]int32{e.units(&n.avail, Map), e.units(&n.avail, Reduce)}
 		memory += n.capa[0]

@@ -2,7 +2,6 @@ package replay
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 )
@@ -463,14 +462,6 @@ func (e *Engine) releaseAM(j *job) {
 		e.wakePending = true // the cap may let the next AM start
 	}
 	e.wake(ni)
-}
-
-// atNodeRate is the wall time work takes on node n at its tasks' rate.
-func (e *Engine) atNodeRate(n *node, work Time) Time {
-	if n.rate == 1 {
-		return work
-	}
-	return Time(math.Round(float64(work) / n.rate))
 }
 
 // amFits reports whether an ApplicationMaster may start on node n: it

@@ -154,13 +154,10 @@ type node struct {
 	// free counts the unit requests of each kind that fit in avail: free
 	// slots in the slot model, minimum-size containers in the container
 	// model.
-	free  [2]int32
-	capa  Resources // what the node offers
-	avail Resources // what is not allocated; may go negative on a resource the policy does not count
-	ams   int32     // ApplicationMasters running on the node
-	// rate is the speed of the node's running tasks relative to their
-	// own: below 1 while its vcores are overcommitted (cpuShared).
-	rate       float64
+	free       [2]int32
+	capa       Resources // what the node offers
+	avail      Resources // what is not allocated; may go negative on a resource the policy does not count
+	ams        int32     // ApplicationMasters running on the node
 	running    []TaskRef
 	suspended  []TaskRef
 	lastHB     Time
