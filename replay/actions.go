@@ -434,7 +434,7 @@ func (e *Engine) occupy(ni int32, t TaskRef, d int32) {
 		// before it joins.
 		e.rerate(ni)
 		if d > 0 {
-			e.cpus[ni].tasks = append(e.cpus[ni].tasks, cpuTask{ref: t, waiting: true})
+			e.cpus[ni].tasks = append(e.cpus[ni].tasks, waitingTask(t))
 		}
 	}
 }

@@ -31,7 +31,7 @@ import (
 type cpuTask struct {
 	ref TaskRef
 	// waiting marks a reduce whose shuffle waits for its job's maps: it
-	// does no CPU work yet and has no end.
+	// does no CPU work yet and has no end (vend +Inf, see waitingTask).
 	waiting bool
 	// swapping marks a task whose CPU work starts at the end of its
 	// swap-in (nodeCPU.swaps), later than the node's clock was last set
@@ -42,6 +42,12 @@ type cpuTask struct {
 	seq uint32
 	// vend is the node's clock reading at which its work is done.
 	vend float64
+}
+
+// waitingTask is task t as it joins its node's list, its CPU work not
+// started: its vend is +Inf so that scan passes it over without a test.
+func waitingTask(t TaskRef) cpuTask {
+	return cpuTask{ref: t, waiting: true, vend: math.Inf(1)}
 }
 
 // cpuSwap is the end of a swapping task's swap-in.
@@ -221,6 +227,22 @@ func (c *nodeCPU) next() int {
 
 // scan finds the node's task due first, -1 if none runs.
 func (c *nodeCPU) scan() int {
+	if len(c.swaps) > 0 {
+		return c.scanSwapping()
+	}
+	// Without swap-ins a task's key is its vend, +Inf while it waits.
+	p, key, seq := -1, math.Inf(1), uint32(0)
+	for i := range c.tasks {
+		x := &c.tasks[i]
+		if x.vend < key || (x.vend == key && x.seq < seq) {
+			p, key, seq = i, x.vend, x.seq
+		}
+	}
+	return p
+}
+
+// scanSwapping is scan for a node with tasks swapping in.
+func (c *nodeCPU) scanSwapping() int {
 	p, key, seq := -1, 0.0, uint32(0)
 	for i := range c.tasks {
 		x := &c.tasks[i]
@@ -251,6 +273,9 @@ func (c *nodeCPU) queuedBy(due Time) bool {
 // due task.
 func (e *Engine) cpuQueue(ni int32) {
 	c := &e.cpus[ni]
+	if c.queued && c.qAt <= e.now {
+		return // no task is due before now
+	}
 	p := c.next()
 	if p < 0 {
 		return

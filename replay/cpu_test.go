@@ -3,6 +3,7 @@ package replay
 import (
 	"crypto/sha256"
 	"fmt"
+	"math"
 	"testing"
 
 	"sojourn/traces"
@@ -42,6 +43,8 @@ func (s *cpuWatch) OnEvent(ev Event, v *View) {
 				s.t.Fatalf("at %v node %d lists %v where it runs %v", e.now, ni, x.ref, n.running[i])
 			case tk.state != running || tk.node() != int32(ni) || x.waiting != tk.waiting:
 				s.t.Fatalf("at %v node %d lists %v (waiting %v), not as its record says", e.now, ni, x.ref, x.waiting)
+			case x.waiting != math.IsInf(x.vend, 1):
+				s.t.Fatalf("at %v node %d: %v waiting %v with vend %v", e.now, ni, x.ref, x.waiting, x.vend)
 			case !x.waiting && c.due(x) < e.now:
 				s.t.Fatalf("at %v node %d: %v ends at %v", e.now, ni, x.ref, c.due(x))
 			case x.swapping && (x.waiting || c.swapEnd(x.ref) <= c.at):
@@ -141,7 +144,7 @@ func TestCPUFirstFollowsRemovals(t *testing.T) {
 		{ref: TaskRef{Index: 0}, vend: 10, seq: 1},
 		{ref: TaskRef{Index: 1}, vend: 5, seq: 2},
 		{ref: TaskRef{Index: 2}, vend: 3, seq: 3},
-		{ref: TaskRef{Index: 3}, waiting: true},
+		waitingTask(TaskRef{Index: 3}),
 	}
 	c.first = -1 // unknown
 	if p := c.next(); p != 2 {
@@ -179,7 +182,7 @@ func TestCPUClockSwapIn(t *testing.T) {
 	n.capa[1], n.avail[1], c.rate = 2, 0, 1
 	c.first = -1
 	a, b := TaskRef{Index: 0}, TaskRef{Index: 1}
-	c.tasks = []cpuTask{{ref: a, waiting: true}, {ref: b, waiting: true}}
+	c.tasks = []cpuTask{waitingTask(a), waitingTask(b)}
 	e.cpuRun(0, a, 0, 10*Second)
 	e.cpuRun(0, b, 4*Second, 6*Second)
 	check := func(at string, wantA, wantB, leftA, leftB Time, first TaskRef) {
