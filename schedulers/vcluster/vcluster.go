@@ -82,6 +82,8 @@ type Cluster struct {
 	cur     cursor
 	full    []int64 // the Order at version fullVer, for OrderAt
 	fullVer uint64
+	// sortL and sortC are Order's scratch copies of the heaps.
+	sortL, sortC []hent
 }
 
 type finEntry struct {
@@ -448,6 +450,18 @@ func (vc *Cluster) Advance(now float64) {
 	vc.now = now
 }
 
+// AdvanceQuiet is Advance to a time now before the next completion, and
+// reports whether it was one; otherwise it does nothing (the caller then
+// calls Advance). It is small enough to inline, for policies that advance
+// at every event and heartbeat, when most advances settle nothing.
+func (vc *Cluster) AdvanceQuiet(now float64) bool {
+	if now >= vc.now && now < vc.due {
+		vc.now = now
+		return true
+	}
+	return false
+}
+
 // settle records the completions due by t, each at its time: the level
 // job that G reaches first or the capped job due first, the shares
 // balanced again after each.
@@ -556,19 +570,13 @@ func (vc *Cluster) Order(dst []int64) []int64 {
 			dst = append(dst, e.id)
 		}
 	}
-	ls := slices.Clone(vc.heaps[hLevelF])
-	cs := slices.Clone(vc.heaps[hCapT])
-	cmpEnt := func(a, b hent) int {
-		if hless(&a, &b) {
-			return -1
-		}
-		if hless(&b, &a) {
-			return 1
-		}
-		return 0
-	}
+	// Sorted copies of the two heaps, in buffers kept for the next call;
+	// (key, id) is a total order, so any sort gives the same result.
+	ls := append(vc.sortL[:0], vc.heaps[hLevelF]...)
+	cs := append(vc.sortC[:0], vc.heaps[hCapT]...)
 	slices.SortFunc(ls, cmpEnt)
 	slices.SortFunc(cs, cmpEnt)
+	vc.sortL, vc.sortC = ls, cs
 	for len(ls) > 0 || len(cs) > 0 {
 		if len(cs) == 0 || len(ls) > 0 && vc.before(&ls[0], &cs[0]) {
 			dst, ls = append(dst, ls[0].id), ls[1:]
@@ -577,6 +585,17 @@ func (vc *Cluster) Order(dst []int64) []int64 {
 		}
 	}
 	return dst
+}
+
+// cmpEnt is hless as a comparison, for sorting.
+func cmpEnt(a, b hent) int {
+	switch {
+	case hless(&a, &b):
+		return -1
+	case hless(&b, &a):
+		return 1
+	}
+	return 0
 }
 
 // OrderAt returns the job at position p of the Order (0 ≤ p < Len).
