@@ -82,8 +82,10 @@ type Cluster struct {
 	cur     cursor
 	full    []int64 // the Order at version fullVer, for OrderAt
 	fullVer uint64
-	// sortL and sortC are Order's scratch copies of the heaps.
-	sortL, sortC []hent
+	// sortL and sortC are the level and capped heaps sorted at the last
+	// Order, added its scratch, and mark the jobs found in them (sorted).
+	sortL, sortC, added []hent
+	mark                uint32
 }
 
 type finEntry struct {
@@ -108,6 +110,7 @@ type vjob struct {
 	pos           [nHeaps]int32
 	state         uint8
 	passive       bool
+	mark          uint32 // Cluster.mark when sorted found it
 }
 
 // New returns an empty virtual cluster with the given number
@@ -570,13 +573,9 @@ func (vc *Cluster) Order(dst []int64) []int64 {
 			dst = append(dst, e.id)
 		}
 	}
-	// Sorted copies of the two heaps, in buffers kept for the next call;
-	// (key, id) is a total order, so any sort gives the same result.
-	ls := append(vc.sortL[:0], vc.heaps[hLevelF]...)
-	cs := append(vc.sortC[:0], vc.heaps[hCapT]...)
-	slices.SortFunc(ls, cmpEnt)
-	slices.SortFunc(cs, cmpEnt)
-	vc.sortL, vc.sortC = ls, cs
+	vc.sortL = vc.sorted(hLevelF, vc.sortL)
+	vc.sortC = vc.sorted(hCapT, vc.sortC)
+	ls, cs := vc.sortL, vc.sortC
 	for len(ls) > 0 || len(cs) > 0 {
 		if len(cs) == 0 || len(ls) > 0 && vc.before(&ls[0], &cs[0]) {
 			dst, ls = append(dst, ls[0].id), ls[1:]
@@ -585,6 +584,59 @@ func (vc *Cluster) Order(dst []int64) []int64 {
 		}
 	}
 	return dst
+}
+
+// sorted returns heap h's entries sorted by hless, from prev, the sorted
+// entries it returned for h before. A change of the cluster moves few
+// entries of a heap, and re-sorting it whole at every Order would cost
+// most of it: so the entries of prev still in the heap with the same key
+// are kept in their order, and only the others are sorted and merged in.
+// (key, id) is a total order, so the result is the heap sorted.
+func (vc *Cluster) sorted(h int, prev []hent) []hent {
+	if vc.mark++; vc.mark == 0 { // wrapped: no job may look marked
+		for i := range vc.jobs {
+			vc.jobs[i].mark = 0
+		}
+		vc.mark = 1
+	}
+	heap := vc.heaps[h]
+	kept := prev[:0]
+	for _, e := range prev {
+		i, ok := vc.index.get(e.id)
+		if !ok {
+			continue
+		}
+		j := &vc.jobs[i]
+		if p := j.pos[h]; p >= 0 && heap[p].x == e.x {
+			e.i = i
+			kept = append(kept, e)
+			j.mark = vc.mark
+		}
+	}
+	if len(kept) == len(heap) {
+		return kept
+	}
+	added := vc.added[:0]
+	for _, e := range heap {
+		if vc.jobs[e.i].mark != vc.mark {
+			added = append(added, e)
+		}
+	}
+	slices.SortFunc(added, cmpEnt)
+	vc.added = added
+	// Merge from the back, in place: kept has room for the heap.
+	out := slices.Grow(kept, len(added))[:len(kept)+len(added)]
+	a, b := len(kept)-1, len(added)-1
+	for w := len(out) - 1; b >= 0; w-- {
+		if a >= 0 && hless(&added[b], &out[a]) {
+			out[w] = out[a]
+			a--
+		} else {
+			out[w] = added[b]
+			b--
+		}
+	}
+	return out
 }
 
 // cmpEnt is hless as a comparison, for sorting.

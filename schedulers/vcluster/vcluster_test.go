@@ -487,3 +487,57 @@ func benchBacklog(b *testing.B, n int, walk bool) {
 		}
 	}
 }
+
+// Order, which sorts each heap from the one it sorted before, gives after
+// every change what sorting the heaps afresh gives (the order before that
+// reuse). Ids are reused after Remove, some with the same key again.
+func TestVirtualClusterOrderFollowsChanges(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 3))
+	for trial := range 30 {
+		vc := New(float64(1+r.IntN(20)), 1)
+		known := map[int64]bool{}
+		for op := range 600 {
+			id := int64(r.IntN(40))
+			switch k := r.IntN(8); {
+			case k < 3 && !known[id]:
+				vc.Add(id, float64(1+r.IntN(4))*10, float64(r.IntN(5)))
+				known[id] = true
+			case k == 3 && known[id]:
+				vc.SetCap(id, float64(r.IntN(5)))
+			case k == 4 && known[id]:
+				vc.Update(id, float64(r.IntN(4))*10, float64(r.IntN(5)))
+			case k == 5 && known[id]:
+				vc.Remove(id)
+				delete(known, id)
+			case k == 6:
+				vc.SetSlots(float64(r.IntN(20)))
+			default:
+				vc.Advance(vc.Now() + r.ExpFloat64()*5)
+			}
+			if got, want := vc.Order(nil), orderAfresh(vc); !slices.Equal(got, want) {
+				t.Fatalf("trial %d op %d: Order %v; sorted afresh %v", trial, op, got, want)
+			}
+		}
+	}
+}
+
+// orderAfresh is Order with both heaps sorted from scratch.
+func orderAfresh(vc *Cluster) []int64 {
+	var dst []int64
+	for _, e := range vc.fin {
+		if e.id >= 0 {
+			dst = append(dst, e.id)
+		}
+	}
+	ls, cs := slices.Clone(vc.heaps[hLevelF]), slices.Clone(vc.heaps[hCapT])
+	slices.SortFunc(ls, cmpEnt)
+	slices.SortFunc(cs, cmpEnt)
+	for len(ls) > 0 || len(cs) > 0 {
+		if len(cs) == 0 || len(ls) > 0 && vc.before(&ls[0], &cs[0]) {
+			dst, ls = append(dst, ls[0].id), ls[1:]
+		} else {
+			dst, cs = append(dst, cs[0].id), cs[1:]
+		}
+	}
+	return dst
+}
