@@ -82,8 +82,9 @@ type Cluster struct {
 	cur     cursor
 	full    []int64 // the Order at version fullVer, for OrderAt
 	fullVer uint64
-	// sortL and sortC are the level and capped heaps sorted at the last
-	// Order, added its scratch, and mark the jobs found in them (sorted).
+	// sortL and sortC are the level and capped heaps as Order last sorted
+	// them; added is sorted's scratch, and mark its stamp of the jobs it
+	// found in the last sorted copy.
 	sortL, sortC, added []hent
 	mark                uint32
 }
@@ -624,7 +625,8 @@ func (vc *Cluster) sorted(h int, prev []hent) []hent {
 	}
 	slices.SortFunc(added, cmpEnt)
 	vc.added = added
-	// Merge from the back, in place: kept has room for the heap.
+	// Merge from the back, in kept grown to the heap's length: an entry
+	// of kept moves only to a place after its own.
 	out := slices.Grow(kept, len(added))[:len(kept)+len(added)]
 	a, b := len(kept)-1, len(added)-1
 	for w := len(out) - 1; b >= 0; w-- {
