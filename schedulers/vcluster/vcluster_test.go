@@ -438,7 +438,7 @@ func ExampleCluster() {
 // removes one job and adds one (a projection each) and ages the cluster.
 func BenchmarkVirtualClusterBacklog(b *testing.B) {
 	for _, n := range []int{1000, 3000, 10000} {
-		b.Run(fmt.Sprint(n), func(b *testing.B) { benchBacklog(b, n, false) })
+		b.Run(fmt.Sprint(n), func(b *testing.B) { benchBacklog(b, n, false, false) })
 	}
 }
 
@@ -449,13 +449,22 @@ func BenchmarkVirtualClusterBacklog(b *testing.B) {
 // without passing the passive ones.
 func BenchmarkVirtualClusterWalk(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
-		b.Run(fmt.Sprint(n), func(b *testing.B) { benchBacklog(b, n, true) })
+		b.Run(fmt.Sprint(n), func(b *testing.B) { benchBacklog(b, n, true, false) })
+	}
+}
+
+// BenchmarkVirtualClusterOrder is HFSP's preemption ledger on the same
+// backlog: after every change it reads the whole Order.
+func BenchmarkVirtualClusterOrder(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) { benchBacklog(b, n, false, true) })
 	}
 }
 
 // benchBacklog runs the steps of the backlog benchmarks on n jobs, each
-// step ending with the next event or, with walk, with HFSP's walk.
-func benchBacklog(b *testing.B, n int, walk bool) {
+// step ending with the next event or, with walk, with HFSP's walk, or
+// with order, with the whole Order.
+func benchBacklog(b *testing.B, n int, walk, order bool) {
 	vc := New(400, 1)
 	r := rand.New(rand.NewPCG(1, 2))
 	next := int64(0)
@@ -473,6 +482,7 @@ func benchBacklog(b *testing.B, n int, walk bool) {
 		live[k] = add()
 	}
 	now := 0.0
+	var ids []int64
 	b.ResetTimer()
 	for range b.N {
 		now += 5
@@ -480,10 +490,15 @@ func benchBacklog(b *testing.B, n int, walk bool) {
 		k := r.IntN(len(live))
 		vc.Remove(live[k])
 		live[k] = add()
-		if !walk {
+		switch {
+		case order:
+			ids = vc.Order(ids[:0])
+		case !walk:
 			vc.NextEvent()
-		} else if _, id := vc.NextActive(0); id < 0 {
-			b.Fatal("no active job")
+		default:
+			if _, id := vc.NextActive(0); id < 0 {
+				b.Fatal("no active job")
+			}
 		}
 	}
 }
