@@ -195,7 +195,11 @@ func (h *HFSP) launchNew(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool
 		}
 	}
 	err := hb.Launch(ref)
-	h.noteServable(hb.View, j)
+	if jv.Pending(k) == 0 {
+		// Only the last pending task's launch changes the job's serve
+		// flags: the launch changed nothing else noteServable reads.
+		h.noteServable(hb.View, j)
+	}
 	if k == replay.Reduce {
 		h.noteReduces(hb.View, j)
 	}

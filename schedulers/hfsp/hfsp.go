@@ -67,8 +67,6 @@ type HFSP struct {
 	// nextCheck is the earliest checkAt of the jobs whose reduce samples
 	// have all launched; 0 after an event.
 	nextCheck replay.Time
-	// advancedTo is the time of the last advance.
-	advancedTo float64
 	// quietAt is the last next completion QuietUntil saw per phase, and
 	// quietBefore timeBefore of it (timeBefore(0) is 0, the zero values).
 	quietAt     [2]float64
@@ -367,19 +365,14 @@ func (h *HFSP) taskEvent(ev replay.Event, v *replay.View) {
 }
 
 // advance ages the virtual clusters to now, and lets the zombies that
-// finished there on the way leave. Called again at the same time, with no
-// completion due and none since, it has nothing to do: most events come
-// at the time of the heartbeat or event before.
+// finished there on the way leave. With no completion due by now and none
+// since the last look, which is so at most events and heartbeats, it only
+// moves the clusters' clocks.
 func (h *HFSP) advance(now float64) {
-	if now == h.advancedTo {
-		m, r := h.vc[replay.Map], h.vc[replay.Reduce]
-		am, _ := m.NextCompletion()
-		ar, _ := r.NextCompletion()
-		if now < am && now < ar && m.Completions() == h.zombieSeen[replay.Map] && r.Completions() == h.zombieSeen[replay.Reduce] {
-			return
-		}
+	m, r := h.vc[replay.Map], h.vc[replay.Reduce]
+	if m.AdvanceQuiet(now) && r.AdvanceQuiet(now) && m.Completions() == h.zombieSeen[replay.Map] && r.Completions() == h.zombieSeen[replay.Reduce] {
+		return
 	}
-	h.advancedTo = now
 	for k := replay.Map; k <= replay.Reduce; k++ {
 		vc := h.vc[k]
 		vc.Advance(now)

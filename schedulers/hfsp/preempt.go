@@ -30,6 +30,9 @@ func (h *HFSP) firstNeedy(hb *replay.Heartbeat, order []int64) int {
 // otherwise it waits) or killed.
 func (h *HFSP) preempt(hb *replay.Heartbeat) error {
 	const k = replay.Reduce
+	if !h.overHere(hb) {
+		return nil // no victim here, whichever job is needy
+	}
 	order := h.orderOf(k)
 	for iter := 0; iter < 2*len(hb.Running())+2; iter++ {
 		needy := h.firstNeedy(hb, order)
@@ -51,6 +54,23 @@ func (h *HFSP) preempt(hb *replay.Heartbeat) error {
 		}
 	}
 	return nil
+}
+
+// overHere reports whether a reduce running on this node belongs to a job
+// holding more reduce slots than it is allotted: only such a task may be a
+// victim. Most busy heartbeats of a cluster where preemption is wanted
+// come from nodes with none, which need not look for a needy job.
+func (h *HFSP) overHere(hb *replay.Heartbeat) bool {
+	l := h.ledger(hb.View)
+	for _, r := range hb.Running() {
+		if r.Kind != replay.Reduce {
+			continue
+		}
+		if p := l.rank[r.Job]; p >= 0 && l.over[p>>6]>>(p&63)&1 != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // suspendedHere reports whether job j has a task of kind k suspended on

@@ -82,6 +82,11 @@ type Cluster struct {
 	cur     cursor
 	full    []int64 // the Order at version fullVer, for OrderAt
 	fullVer uint64
+	// sortL and sortC are the level and capped heaps as Order last sorted
+	// them; added is sorted's scratch, and mark its stamp of the jobs it
+	// found in the last sorted copy.
+	sortL, sortC, added []hent
+	mark                uint32
 }
 
 type finEntry struct {
@@ -106,6 +111,7 @@ type vjob struct {
 	pos           [nHeaps]int32
 	state         uint8
 	passive       bool
+	mark          uint32 // Cluster.mark when sorted found it
 }
 
 // New returns an empty virtual cluster with the given number
@@ -448,6 +454,18 @@ func (vc *Cluster) Advance(now float64) {
 	vc.now = now
 }
 
+// AdvanceQuiet is Advance to a time now before the next completion, and
+// reports whether it was one; otherwise it does nothing (the caller then
+// calls Advance). It is small enough to inline, for policies that advance
+// at every event and heartbeat, when most advances settle nothing.
+func (vc *Cluster) AdvanceQuiet(now float64) bool {
+	if now >= vc.now && now < vc.due {
+		vc.now = now
+		return true
+	}
+	return false
+}
+
 // settle records the completions due by t, each at its time: the level
 // job that G reaches first or the capped job due first, the shares
 // balanced again after each.
@@ -556,19 +574,9 @@ func (vc *Cluster) Order(dst []int64) []int64 {
 			dst = append(dst, e.id)
 		}
 	}
-	ls := slices.Clone(vc.heaps[hLevelF])
-	cs := slices.Clone(vc.heaps[hCapT])
-	cmpEnt := func(a, b hent) int {
-		if hless(&a, &b) {
-			return -1
-		}
-		if hless(&b, &a) {
-			return 1
-		}
-		return 0
-	}
-	slices.SortFunc(ls, cmpEnt)
-	slices.SortFunc(cs, cmpEnt)
+	vc.sortL = vc.sorted(hLevelF, vc.sortL)
+	vc.sortC = vc.sorted(hCapT, vc.sortC)
+	ls, cs := vc.sortL, vc.sortC
 	for len(ls) > 0 || len(cs) > 0 {
 		if len(cs) == 0 || len(ls) > 0 && vc.before(&ls[0], &cs[0]) {
 			dst, ls = append(dst, ls[0].id), ls[1:]
@@ -577,6 +585,71 @@ func (vc *Cluster) Order(dst []int64) []int64 {
 		}
 	}
 	return dst
+}
+
+// sorted returns heap h's entries sorted by hless, from prev, the sorted
+// entries it returned for h before. A change of the cluster moves few
+// entries of a heap, and re-sorting it whole at every Order would cost
+// most of it: so the entries of prev still in the heap with the same key
+// are kept in their order, and only the others are sorted and merged in.
+// (key, id) is a total order, so the result is the heap sorted.
+func (vc *Cluster) sorted(h int, prev []hent) []hent {
+	if vc.mark++; vc.mark == 0 { // wrapped: no job may look marked
+		for i := range vc.jobs {
+			vc.jobs[i].mark = 0
+		}
+		vc.mark = 1
+	}
+	heap := vc.heaps[h]
+	kept := prev[:0]
+	for _, e := range prev {
+		i, ok := vc.index.get(e.id)
+		if !ok {
+			continue
+		}
+		j := &vc.jobs[i]
+		if p := j.pos[h]; p >= 0 && heap[p].x == e.x {
+			e.i = i
+			kept = append(kept, e)
+			j.mark = vc.mark
+		}
+	}
+	if len(kept) == len(heap) {
+		return kept
+	}
+	added := vc.added[:0]
+	for _, e := range heap {
+		if vc.jobs[e.i].mark != vc.mark {
+			added = append(added, e)
+		}
+	}
+	slices.SortFunc(added, cmpEnt)
+	vc.added = added
+	// Merge from the back, in kept grown to the heap's length: an entry
+	// of kept moves only to a place after its own.
+	out := slices.Grow(kept, len(added))[:len(kept)+len(added)]
+	a, b := len(kept)-1, len(added)-1
+	for w := len(out) - 1; b >= 0; w-- {
+		if a >= 0 && hless(&added[b], &out[a]) {
+			out[w] = out[a]
+			a--
+		} else {
+			out[w] = added[b]
+			b--
+		}
+	}
+	return out
+}
+
+// cmpEnt is hless as a comparison, for sorting.
+func cmpEnt(a, b hent) int {
+	switch {
+	case hless(&a, &b):
+		return -1
+	case hless(&b, &a):
+		return 1
+	}
+	return 0
 }
 
 // OrderAt returns the job at position p of the Order (0 ≤ p < Len).

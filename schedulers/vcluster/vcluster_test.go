@@ -438,7 +438,7 @@ func ExampleCluster() {
 // removes one job and adds one (a projection each) and ages the cluster.
 func BenchmarkVirtualClusterBacklog(b *testing.B) {
 	for _, n := range []int{1000, 3000, 10000} {
-		b.Run(fmt.Sprint(n), func(b *testing.B) { benchBacklog(b, n, false) })
+		b.Run(fmt.Sprint(n), func(b *testing.B) { benchBacklog(b, n, false, false) })
 	}
 }
 
@@ -449,13 +449,22 @@ func BenchmarkVirtualClusterBacklog(b *testing.B) {
 // without passing the passive ones.
 func BenchmarkVirtualClusterWalk(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
-		b.Run(fmt.Sprint(n), func(b *testing.B) { benchBacklog(b, n, true) })
+		b.Run(fmt.Sprint(n), func(b *testing.B) { benchBacklog(b, n, true, false) })
+	}
+}
+
+// BenchmarkVirtualClusterOrder is HFSP's preemption ledger on the same
+// backlog: after every change it reads the whole Order.
+func BenchmarkVirtualClusterOrder(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) { benchBacklog(b, n, false, true) })
 	}
 }
 
 // benchBacklog runs the steps of the backlog benchmarks on n jobs, each
-// step ending with the next event or, with walk, with HFSP's walk.
-func benchBacklog(b *testing.B, n int, walk bool) {
+// step ending with the next event or, with walk, with HFSP's walk, or
+// with order, with the whole Order.
+func benchBacklog(b *testing.B, n int, walk, order bool) {
 	vc := New(400, 1)
 	r := rand.New(rand.NewPCG(1, 2))
 	next := int64(0)
@@ -473,6 +482,7 @@ func benchBacklog(b *testing.B, n int, walk bool) {
 		live[k] = add()
 	}
 	now := 0.0
+	var ids []int64
 	b.ResetTimer()
 	for range b.N {
 		now += 5
@@ -480,10 +490,69 @@ func benchBacklog(b *testing.B, n int, walk bool) {
 		k := r.IntN(len(live))
 		vc.Remove(live[k])
 		live[k] = add()
-		if !walk {
+		switch {
+		case order:
+			ids = vc.Order(ids[:0])
+		case !walk:
 			vc.NextEvent()
-		} else if _, id := vc.NextActive(0); id < 0 {
-			b.Fatal("no active job")
+		default:
+			if _, id := vc.NextActive(0); id < 0 {
+				b.Fatal("no active job")
+			}
 		}
 	}
+}
+
+// Order, which sorts each heap from the one it sorted before, gives after
+// every change what sorting the heaps afresh gives (the order before that
+// reuse). Ids are reused after Remove, some with the same key again.
+func TestVirtualClusterOrderFollowsChanges(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 3))
+	for trial := range 30 {
+		vc := New(float64(1+r.IntN(20)), 1)
+		known := map[int64]bool{}
+		for op := range 600 {
+			id := int64(r.IntN(40))
+			switch k := r.IntN(8); {
+			case k < 3 && !known[id]:
+				vc.Add(id, float64(1+r.IntN(4))*10, float64(r.IntN(5)))
+				known[id] = true
+			case k == 3 && known[id]:
+				vc.SetCap(id, float64(r.IntN(5)))
+			case k == 4 && known[id]:
+				vc.Update(id, float64(r.IntN(4))*10, float64(r.IntN(5)))
+			case k == 5 && known[id]:
+				vc.Remove(id)
+				delete(known, id)
+			case k == 6:
+				vc.SetSlots(float64(r.IntN(20)))
+			default:
+				vc.Advance(vc.Now() + r.ExpFloat64()*5)
+			}
+			if got, want := vc.Order(nil), orderAfresh(vc); !slices.Equal(got, want) {
+				t.Fatalf("trial %d op %d: Order %v; sorted afresh %v", trial, op, got, want)
+			}
+		}
+	}
+}
+
+// orderAfresh is Order with both heaps sorted from scratch.
+func orderAfresh(vc *Cluster) []int64 {
+	var dst []int64
+	for _, e := range vc.fin {
+		if e.id >= 0 {
+			dst = append(dst, e.id)
+		}
+	}
+	ls, cs := slices.Clone(vc.heaps[hLevelF]), slices.Clone(vc.heaps[hCapT])
+	slices.SortFunc(ls, cmpEnt)
+	slices.SortFunc(cs, cmpEnt)
+	for len(ls) > 0 || len(cs) > 0 {
+		if len(cs) == 0 || len(ls) > 0 && vc.before(&ls[0], &cs[0]) {
+			dst, ls = append(dst, ls[0].id), ls[1:]
+		} else {
+			dst, cs = append(dst, cs[0].id), cs[1:]
+		}
+	}
+	return dst
 }
