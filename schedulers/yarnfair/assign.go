@@ -123,7 +123,7 @@ func (p *YARNFair) assignLeaf(q *queue, hb *replay.Heartbeat) (replay.Resources,
 		if req, ok, err = p.tryApp(a, hb); ok || err != nil {
 			break
 		}
-		if a.hpos >= 0 {
+		if a.hk.hpos >= 0 {
 			h.remove(a)
 		}
 		a.popped = true
@@ -131,7 +131,7 @@ func (p *YARNFair) assignLeaf(q *queue, hb *replay.Heartbeat) (replay.Resources,
 	}
 	for _, a := range tried {
 		a.popped = false
-		if a.ready && a.hpos < 0 {
+		if a.ready && a.hk.hpos < 0 {
 			h.push(a)
 		}
 	}
