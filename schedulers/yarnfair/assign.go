@@ -96,8 +96,10 @@ func (p *YARNFair) assignQueue(q *queue, hb *replay.Heartbeat) (replay.Resources
 		}
 	}
 	p.scratchQ[q.depth] = kids
-	cmpf := p.comparator(q.pol)
-	slices.SortFunc(kids, func(a, b *queue) int { return cmpf(&a.sched, &b.sched) })
+	if len(kids) > 1 {
+		cmpf := p.comparator(q.pol)
+		slices.SortFunc(kids, func(a, b *queue) int { return cmpf(&a.sched, &b.sched) })
+	}
 	for _, c := range kids {
 		req, ok, err := p.assignQueue(c, hb)
 		if ok || err != nil {

@@ -6,7 +6,7 @@ import "sojourn/replay"
 // total order (ties fall to start, name and index), so that offering a
 // node to the apps in that order costs a removal per app passed over,
 // not a scan and a sort of the leaf. An app's key changes only with its
-// usage and demand (add), which fixes its place.
+// usage (add), which moves it.
 //
 // A DRF leaf compares the apps' heapKeys (drf set, n resources) rather
 // than calling its comparator: the same order, read from one place.

@@ -562,12 +562,12 @@ func (p *YARNFair) countReduces(a *app, v *replay.View) {
 // compared), and only later for more usage (every policy's key grows
 // with it), earlier for less.
 func (p *YARNFair) add(a *app, req *replay.Resources, du, dd int64) {
-	a.dk.valid = false
-	for r := 0; r < p.nres; r++ {
-		a.usage[r] += du * req[r]
-		a.demand[r] += dd * req[r]
-	}
+	n := p.nres
 	if du != 0 {
+		a.dk.valid = false
+		for r := 0; r < n; r++ {
+			a.usage[r] += du * req[r]
+		}
 		if a.q.pol == polDRF {
 			p.drf.appShares(&a.usage, &a.hk.s)
 		}
@@ -579,14 +579,27 @@ func (p *YARNFair) add(a *app, req *replay.Resources, du, dd int64) {
 			a.q.heap.up(int(a.hk.hpos))
 		}
 	}
+	if dd != 0 {
+		for r := 0; r < n; r++ {
+			a.demand[r] += dd * req[r]
+		}
+	}
 	for q := a.q; q != nil; q = q.parent {
-		q.dk.valid = false
-		for r := 0; r < p.nres; r++ {
-			q.usage[r] += du * req[r]
-			q.raw[r] += dd * req[r]
-			q.demand[r] = q.raw[r]
-			if q.hasMax && r < 2 {
-				q.demand[r] = min(q.raw[r], q.max[r])
+		if du != 0 {
+			q.dk.valid = false
+			for r := 0; r < n; r++ {
+				q.usage[r] += du * req[r]
+			}
+		}
+		if dd != 0 {
+			for r := 0; r < n; r++ {
+				q.raw[r] += dd * req[r]
+			}
+			q.demand = q.raw
+			if q.hasMax {
+				for r := 0; r < min(n, 2); r++ {
+					q.demand[r] = min(q.raw[r], q.max[r])
+				}
 			}
 		}
 	}
