@@ -96,8 +96,10 @@ func (p *YARNFair) assignQueue(q *queue, hb *replay.Heartbeat) (replay.Resources
 		}
 	}
 	p.scratchQ[q.depth] = kids
-	cmpf := p.comparator(q.pol)
-	slices.SortFunc(kids, func(a, b *queue) int { return cmpf(&a.sched, &b.sched) })
+	if len(kids) > 1 {
+		cmpf := p.comparator(q.pol)
+		slices.SortFunc(kids, func(a, b *queue) int { return cmpf(&a.sched, &b.sched) })
+	}
 	for _, c := range kids {
 		req, ok, err := p.assignQueue(c, hb)
 		if ok || err != nil {
@@ -123,7 +125,7 @@ func (p *YARNFair) assignLeaf(q *queue, hb *replay.Heartbeat) (replay.Resources,
 		if req, ok, err = p.tryApp(a, hb); ok || err != nil {
 			break
 		}
-		if a.hpos >= 0 {
+		if a.hk.hpos >= 0 {
 			h.remove(a)
 		}
 		a.popped = true
@@ -131,7 +133,7 @@ func (p *YARNFair) assignLeaf(q *queue, hb *replay.Heartbeat) (replay.Resources,
 	}
 	for _, a := range tried {
 		a.popped = false
-		if a.ready && a.hpos < 0 {
+		if a.ready && a.hk.hpos < 0 {
 			h.push(a)
 		}
 	}

@@ -250,6 +250,23 @@ func (d *drf) key(a *sched) *drfKey {
 	return k
 }
 
+// appShares sets s to key(a).s of an app a using usage (weight 1, no
+// minimum share): its shares of the cluster, largest first, a 0/0 share
+// 0. Equal shares may come in either order: only their values count.
+func (d *drf) appShares(usage *replay.Resources, s *[replay.MaxResources]float64) {
+	for r := 0; r < d.n; r++ {
+		v := float64(usage[r]) / float64(d.cluster[r])
+		if math.IsNaN(v) {
+			v = 0
+		}
+		j := r
+		for ; j > 0 && s[j-1] < v; j-- {
+			s[j] = s[j-1]
+		}
+		s[j] = v
+	}
+}
+
 func (d *drf) lexi(sa, sb *[replay.MaxResources]float64) int {
 	for i := 0; i < d.n; i++ {
 		if c := cmp.Compare(sa[i], sb[i]); c != 0 {

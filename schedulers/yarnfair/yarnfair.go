@@ -160,6 +160,7 @@ type queue struct {
 }
 
 type app struct {
+	hk heapKey // first: what its leaf's heap compares and its place there
 	sched
 	q              *queue
 	runnable       bool
@@ -174,9 +175,8 @@ type app struct {
 	lastSched    replay.Time // time-based: when the level was set last
 	fair         replay.Resources
 	preempted    replay.Resources // warned containers' resources during a preemption pass
-	// hpos is the app's place in its leaf's heap, -1 when out; popped
-	// marks an app taken out while the leaf is offered a node.
-	hpos   int
+	// popped marks an app taken out of its leaf's heap while the leaf
+	// is offered a node.
 	popped bool
 }
 
@@ -490,7 +490,8 @@ func (p *YARNFair) OnEvent(ev replay.Event, v *replay.View) {
 func (p *YARNFair) submit(j int32, v *replay.View) {
 	jv := v.Job(j)
 	q := p.queueFor(jv.Pool())
-	a := &app{sched: sched{weight: 1, start: jv.Submit(), id: j}, q: q, hpos: -1, amPending: true}
+	a := &app{sched: sched{weight: 1, start: jv.Submit(), id: j}, q: q, amPending: true}
+	a.hk.start, a.hk.id, a.hk.hpos = a.start, a.id, -1
 	p.apps[j] = a
 	am := v.AMRequest()
 	p.add(a, &am, 0, 1)
@@ -556,24 +557,49 @@ func (p *YARNFair) countReduces(a *app, v *replay.View) {
 }
 
 // add changes app a's usage by du × req and its demand by dd × req, and
-// its queues' with it.
+// its queues' with it. An app's place in its leaf's order moves with its
+// usage alone (apps have no minimum share, so their demand is never
+// compared), and only later for more usage (every policy's key grows
+// with it), earlier for less.
 func (p *YARNFair) add(a *app, req *replay.Resources, du, dd int64) {
-	a.dk.valid = false
-	for r := 0; r < p.nres; r++ {
-		a.usage[r] += du * req[r]
-		a.demand[r] += dd * req[r]
+	n := p.nres
+	if du != 0 {
+		a.dk.valid = false
+		for r := 0; r < n; r++ {
+			a.usage[r] += du * req[r]
+		}
+		if a.q.pol == polDRF {
+			p.drf.appShares(&a.usage, &a.hk.s)
+		}
+		switch {
+		case a.hk.hpos < 0:
+		case du > 0:
+			a.q.heap.down(int(a.hk.hpos))
+		default:
+			a.q.heap.up(int(a.hk.hpos))
+		}
 	}
-	if a.hpos >= 0 {
-		a.q.heap.fix(a.hpos) // its key changed
+	if dd != 0 {
+		for r := 0; r < n; r++ {
+			a.demand[r] += dd * req[r]
+		}
 	}
 	for q := a.q; q != nil; q = q.parent {
-		q.dk.valid = false
-		for r := 0; r < p.nres; r++ {
-			q.usage[r] += du * req[r]
-			q.raw[r] += dd * req[r]
-			q.demand[r] = q.raw[r]
-			if q.hasMax && r < 2 {
-				q.demand[r] = min(q.raw[r], q.max[r])
+		if du != 0 {
+			q.dk.valid = false
+			for r := 0; r < n; r++ {
+				q.usage[r] += du * req[r]
+			}
+		}
+		if dd != 0 {
+			for r := 0; r < n; r++ {
+				q.raw[r] += dd * req[r]
+			}
+			q.demand = q.raw
+			if q.hasMax {
+				for r := 0; r < min(n, 2); r++ {
+					q.demand[r] = min(q.raw[r], q.max[r])
+				}
 			}
 		}
 	}
@@ -594,11 +620,12 @@ func (p *YARNFair) refresh(a *app, v *replay.View) {
 	h := &a.q.heap
 	if h.cmp == nil {
 		h.cmp = p.comparator(a.q.pol)
+		h.drf, h.n = a.q.pol == polDRF, p.nres
 	}
 	switch {
 	case ready && !a.popped:
 		h.push(a)
-	case !ready && a.hpos >= 0:
+	case !ready && a.hk.hpos >= 0:
 		h.remove(a)
 	}
 	for q := a.q; q != nil; q = q.parent {
