@@ -154,94 +154,233 @@ func (e *Engine) transfer(j *job, t int32) Time {
 // node, the second on a node of another rack, the third on another node of
 // the second's rack. The draw depends only on the seed and the job's
 // index, so a trace replays identically whatever else changes.
+//
+// With three replicas and more than one rack, the usual case, the blocks
+// are counted for the locality indexes as they are drawn: the racks of
+// the replicas are known without looking them up, and the counting's
+// memory traffic overlaps the stream's arithmetic.
 func (e *Engine) placeBlocks(ji int32, j *job) {
 	nm := int(j.nmaps)
-	nodes := int32(e.cfg.Nodes)
-	rf := e.rf
 	rng := &e.blocks
 	rng.seed(e.cfg.Seed, uint64(ji)+1)
-	reps := e.int32Slabs.get(nm * rf)
-	racks := int32(e.racks)
-	for base := 0; base+rf <= len(reps); base += rf {
-		m := reps[base : base+rf]
+	reps := e.int32Slabs.get(nm * e.rf)
+	j.replicas = reps
+	indexed := nm > indexedMaps
+	switch {
+	case e.racks == 1:
+		e.placeOneRack(reps, indexed)
+		if indexed {
+			e.buildIndexes(j, nm)
+		}
+		return
+	case e.rf != 3:
+		for base := 0; base+e.rf <= len(reps); base += e.rf {
+			e.placeBlock(reps[base:base+e.rf], 0)
+		}
+		if indexed {
+			e.buildIndexes(j, e.countPairs(reps))
+		}
+		return
+	}
+	nodes, racks := int32(e.cfg.Nodes), int32(e.racks)
+	rackOf, rackLo := e.rackOf, e.rackLo
+	cn, cr := e.cntNode, e.cntRack
+	un, ur := e.usedNode[:0], e.usedRack[:0]
+	for base := 0; base+3 <= len(reps); base += 3 {
+		m := reps[base : base+3 : base+3]
 		first := rng.int32n(nodes)
-		m[0] = first
-		if rf == 1 {
+		r1 := rackOf[first]
+		r2 := r1
+		for r2 == r1 {
+			r2 = rng.int32n(racks)
+		}
+		lo := rackLo[r2]
+		size := rackLo[r2+1] - lo
+		second := lo + rng.int32n(size)
+		third := lo + rng.int32n(size)
+		for third == second && size > 1 {
+			third = lo + rng.int32n(size)
+		}
+		m[0], m[1], m[2] = first, second, third
+		if third == second {
+			// r2 has no node left for the third: it spreads elsewhere.
+			e.placeBlock(m, 2)
+		}
+		if !indexed {
 			continue
 		}
-		r2 := e.rackOf[first]
+		for _, nd := range m {
+			if cn[nd] == 0 {
+				un = append(un, nd)
+			}
+			cn[nd]++
+		}
+		if cr[r1] == 0 {
+			ur = append(ur, r1)
+		}
+		cr[r1]++
+		if cr[r2] == 0 {
+			ur = append(ur, r2)
+		}
+		cr[r2]++
+		if r3 := rackOf[m[2]]; r3 != r1 && r3 != r2 {
+			if cr[r3] == 0 {
+				ur = append(ur, r3)
+			}
+			cr[r3]++
+		}
+	}
+	e.usedNode, e.usedRack = un, ur
+	if indexed {
+		e.buildIndexes(j, -1)
+	}
+}
+
+// placeBlock draws the replicas of one block from the c-th on (the first
+// c are drawn), the general way: any replication, any racks.
+func (e *Engine) placeBlock(m []int32, c int) {
+	rng := &e.blocks
+	nodes, racks := int32(e.cfg.Nodes), int32(e.racks)
+	var r2 int32
+	if c == 0 {
+		first := rng.int32n(nodes)
+		m[0] = first
+		if len(m) == 1 {
+			return
+		}
+		r2 = e.rackOf[first]
 		if racks > 1 {
 			for r1 := r2; r2 == r1; {
 				r2 = rng.int32n(racks)
 			}
 		}
-		for c := 1; c < rf; {
-			var cand int32
-			if c < 3 {
-				lo, hi := e.rackLo[r2], e.rackLo[r2+1]
-				cand = lo + rng.int32n(hi-lo)
-			} else {
-				cand = rng.int32n(nodes)
-			}
+		c = 1
+	} else {
+		// A block whose second rack filled up before its c-th replica
+		// (placeBlocks) goes on where the full rack sends it.
+		r2 = rng.int32n(racks)
+	}
+	for c < len(m) {
+		var cand int32
+		if c < 3 {
+			lo, hi := e.rackLo[r2], e.rackLo[r2+1]
+			cand = lo + rng.int32n(hi-lo)
+		} else {
+			cand = rng.int32n(nodes)
+		}
+		if !slices.Contains(m[:c], cand) {
+			m[c] = cand
+			c++
+		} else if e.rackFull(m[:c], r2) {
+			r2 = rng.int32n(racks) // the rack has no node left: spread elsewhere
+		}
+	}
+}
+
+// placeOneRack places the blocks on a cluster of one rack: every
+// replica is drawn from all the nodes (the second rack is the first's,
+// the only one, and spans them all) until it is on a node not chosen yet
+// (the rack never fills up: a block has at most as many replicas as there
+// are nodes). It counts the pairs of an indexed job: every map on the
+// rack once.
+func (e *Engine) placeOneRack(reps []int32, indexed bool) {
+	rng := &e.blocks
+	rf, nodes := e.rf, int32(e.cfg.Nodes)
+	cn, un := e.cntNode, e.usedNode[:0]
+	for base := 0; base+rf <= len(reps); base += rf {
+		m := reps[base : base+rf : base+rf]
+		for c := 0; c < rf; {
+			cand := rng.int32n(nodes)
 			if !slices.Contains(m[:c], cand) {
 				m[c] = cand
 				c++
-			} else if e.rackFull(m[:c], r2) {
-				r2 = rng.int32n(racks) // the rack has no node left: spread elsewhere
 			}
 		}
+		if !indexed {
+			continue
+		}
+		for _, nd := range m {
+			if cn[nd] == 0 {
+				un = append(un, nd)
+			}
+			cn[nd]++
+		}
 	}
-	j.replicas = reps
-	if nm > indexedMaps {
-		e.buildIndexes(j)
+	e.usedNode = un
+	if indexed && len(reps) > 0 {
+		e.cntRack[0] = int32(len(reps) / rf)
+		e.usedRack = append(e.usedRack[:0], 0)
 	}
 }
 
+// rackFull reports whether the distinct nodes chosen fill rack.
 func (e *Engine) rackFull(chosen []int32, rack int32) bool {
-	for n := e.rackLo[rack]; n < e.rackLo[rack+1]; n++ {
-		if !slices.Contains(chosen, n) {
-			return false
+	lo, hi := e.rackLo[rack], e.rackLo[rack+1]
+	in := int32(0)
+	for _, n := range chosen {
+		if lo <= n && n < hi {
+			in++
 		}
 	}
-	return true
+	return in == hi-lo
+}
+
+// countPairs counts, into the engine's scratch counters, the maps of
+// each node and of each rack holding their blocks (a map counts once per
+// rack), and returns the number of (rack, map) pairs.
+func (e *Engine) countPairs(reps []int32) int {
+	rf := e.rf
+	cn, cr := e.cntNode, e.cntRack
+	un, ur := e.usedNode[:0], e.usedRack[:0]
+	rackOf := e.rackOf
+	pairs := 0
+	for base := 0; base+rf <= len(reps); base += rf {
+		m := reps[base : base+rf]
+		for i, nd := range m {
+			if cn[nd] == 0 {
+				un = append(un, nd)
+			}
+			cn[nd]++
+			if rk := rackOf[nd]; !onRack(m[:i], rk, rackOf) {
+				if cr[rk] == 0 {
+					ur = append(ur, rk)
+				}
+				cr[rk]++
+				pairs++
+			}
+		}
+	}
+	e.usedNode, e.usedRack = un, ur
+	return pairs
+}
+
+// onRack reports whether a node of m is on rack rk.
+func onRack(m []int32, rk int32, rackOf []int32) bool {
+	for _, nd := range m {
+		if rackOf[nd] == rk {
+			return true
+		}
+	}
+	return false
 }
 
 // buildIndexes groups a job's maps by the nodes and by the racks holding
-// their blocks, with counting sorts over the engine's scratch counters.
-func (e *Engine) buildIndexes(j *job) {
+// their blocks, with a counting sort over the engine's scratch counters,
+// which hold the counts of the job's pairs (countPairs) and rackPairs
+// their number (-1: two per map, as placeBlocks counts them).
+func (e *Engine) buildIndexes(j *job, rackPairs int) {
 	rf := e.rf
 	reps := j.replicas
-	// Count pairs per node; note each replica's rack, or -1 where an
-	// earlier replica of its map is on that rack (a map counts once per
-	// rack), and count pairs per rack.
+	nm := len(reps) / rf
 	cn, cr := e.cntNode, e.cntRack
-	un, ur := e.usedNode[:0], e.usedRack[:0]
-	rr := slices.Grow(e.repRack[:0], len(reps))[:len(reps)]
-	rackOf := e.rackOf
-	for p, nd := range reps {
-		if cn[nd] == 0 {
-			un = append(un, nd)
-		}
-		cn[nd]++
-		rr[p] = rackOf[nd]
-	}
-	rackPairs := 0
-	for base := 0; base+rf <= len(rr); base += rf {
-		m := rr[base : base+rf]
-		for i, rk := range m {
-			if i > 0 && slices.Contains(m[:i], rk) {
-				m[i] = -1
-				continue
-			}
-			if cr[rk] == 0 {
-				ur = append(ur, rk)
-			}
-			cr[rk]++
-			rackPairs++
+	if rackPairs < 0 {
+		rackPairs = 0
+		for _, rk := range e.usedRack {
+			rackPairs += int(cr[rk])
 		}
 	}
-	un = sortKeys(un, cn)
-	ur = sortKeys(ur, cr)
+	un := sortKeys(e.usedNode, cn)
+	ur := sortKeys(e.usedRack, cr)
 	nn, nr := len(e.nodes), e.racks
 	buf := e.int32Slabs.get(indexLen(len(un), nn, len(reps)) + indexLen(len(ur), nr, rackPairs))
 	ix := &mapIndex{buf: buf}
@@ -251,18 +390,41 @@ func (e *Engine) buildIndexes(j *job) {
 	// Place the maps in task order: cn and cr now hold each key's next
 	// position, and end at each key's end.
 	nt, rt := ix.byNode.tasks, ix.byRack.tasks
-	t := int32(0)
-	for base := 0; base+rf <= len(reps); base += rf {
-		for p := base; p < base+rf; p++ {
-			nd := reps[p]
-			nt[cn[nd]] = t
-			cn[nd]++
-			if rk := rr[p]; rk >= 0 {
-				rt[cr[rk]] = t
-				cr[rk]++
+	rackOf := e.rackOf
+	if rf == 3 {
+		for t := range int32(nm) {
+			m := reps[3*t : 3*t+3 : 3*t+3]
+			a, b, c := m[0], m[1], m[2]
+			nt[cn[a]] = t
+			cn[a]++
+			nt[cn[b]] = t
+			cn[b]++
+			nt[cn[c]] = t
+			cn[c]++
+			ra, rb, rc := rackOf[a], rackOf[b], rackOf[c]
+			rt[cr[ra]] = t
+			cr[ra]++
+			if rb != ra {
+				rt[cr[rb]] = t
+				cr[rb]++
+			}
+			if rc != ra && rc != rb {
+				rt[cr[rc]] = t
+				cr[rc]++
 			}
 		}
-		t++
+	} else {
+		for t := range int32(nm) {
+			m := reps[int(t)*rf : int(t+1)*rf]
+			for i, nd := range m {
+				nt[cn[nd]] = t
+				cn[nd]++
+				if rk := rackOf[nd]; !onRack(m[:i], rk, rackOf) {
+					rt[cr[rk]] = t
+					cr[rk]++
+				}
+			}
+		}
 	}
 	for _, k := range un {
 		cn[k] = 0
@@ -270,7 +432,7 @@ func (e *Engine) buildIndexes(j *job) {
 	for _, k := range ur {
 		cr[k] = 0
 	}
-	e.usedNode, e.usedRack, e.repRack = un, ur, rr
+	e.usedNode, e.usedRack = un, ur
 }
 
 // sortKeys sorts the distinct keys used, by sorting them when few or by
