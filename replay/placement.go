@@ -186,25 +186,48 @@ func (e *Engine) placeBlocks(ji int32, j *job) {
 	rackOf, rackLo := e.rackOf, e.rackLo
 	cn, cr := e.cntNode, e.cntRack
 	un, ur := e.usedNode[:0], e.usedRack[:0]
+	// Each draw is rng.int32n inline: the stream's next number, its
+	// usual bounded draw, and the rest of the draw where that fails.
+	st := e.blocks
+	var x uint64
 	for base := 0; base+3 <= len(reps); base += 3 {
 		m := reps[base : base+3 : base+3]
-		first := rng.int32n(nodes)
+		st, x = st.next()
+		first, ok := bounded(x, nodes)
+		if !ok {
+			first, st = st.rest(x, nodes)
+		}
 		r1 := rackOf[first]
 		r2 := r1
 		for r2 == r1 {
-			r2 = rng.int32n(racks)
+			st, x = st.next()
+			if r2, ok = bounded(x, racks); !ok {
+				r2, st = st.rest(x, racks)
+			}
 		}
 		lo := rackLo[r2]
 		size := rackLo[r2+1] - lo
-		second := lo + rng.int32n(size)
-		third := lo + rng.int32n(size)
-		for third == second && size > 1 {
-			third = lo + rng.int32n(size)
+		st, x = st.next()
+		second, ok := bounded(x, size)
+		if !ok {
+			second, st = st.rest(x, size)
 		}
-		m[0], m[1], m[2] = first, second, third
+		third := second
+		for third == second {
+			st, x = st.next()
+			if third, ok = bounded(x, size); !ok {
+				third, st = st.rest(x, size)
+			}
+			if size == 1 {
+				break
+			}
+		}
+		m[0], m[1], m[2] = first, lo+second, lo+third
 		if third == second {
 			// r2 has no node left for the third: it spreads elsewhere.
+			e.blocks = st
 			e.placeBlock(m, 2)
+			st = e.blocks
 		}
 		if !indexed {
 			continue
@@ -230,6 +253,7 @@ func (e *Engine) placeBlocks(ji int32, j *job) {
 			cr[r3]++
 		}
 	}
+	e.blocks = st
 	e.usedNode, e.usedRack = un, ur
 	if indexed {
 		e.buildIndexes(j, -1)
@@ -284,13 +308,18 @@ func (e *Engine) placeBlock(m []int32, c int) {
 // are nodes). It counts the pairs of an indexed job: every map on the
 // rack once.
 func (e *Engine) placeOneRack(reps []int32, indexed bool) {
-	rng := &e.blocks
+	st := e.blocks // as in placeBlocks: rng.int32n inline
 	rf, nodes := e.rf, int32(e.cfg.Nodes)
 	cn, un := e.cntNode, e.usedNode[:0]
 	for base := 0; base+rf <= len(reps); base += rf {
 		m := reps[base : base+rf : base+rf]
 		for c := 0; c < rf; {
-			cand := rng.int32n(nodes)
+			var x uint64
+			st, x = st.next()
+			cand, ok := bounded(x, nodes)
+			if !ok {
+				cand, st = st.rest(x, nodes)
+			}
 			if !slices.Contains(m[:c], cand) {
 				m[c] = cand
 				c++
@@ -306,7 +335,7 @@ func (e *Engine) placeOneRack(reps []int32, indexed bool) {
 			cn[nd]++
 		}
 	}
-	e.usedNode = un
+	e.blocks, e.usedNode = st, un
 	if indexed && len(reps) > 0 {
 		e.cntRack[0] = int32(len(reps) / rf)
 		e.usedRack = append(e.usedRack[:0], 0)
