@@ -232,25 +232,13 @@ func (e *Engine) placeBlocks(ji int32, j *job) {
 		if !indexed {
 			continue
 		}
-		for _, nd := range m {
-			if cn[nd] == 0 {
-				un = append(un, nd)
-			}
-			cn[nd]++
-		}
-		if cr[r1] == 0 {
-			ur = append(ur, r1)
-		}
-		cr[r1]++
-		if cr[r2] == 0 {
-			ur = append(ur, r2)
-		}
-		cr[r2]++
+		un = countKey(cn, un, m[0])
+		un = countKey(cn, un, m[1])
+		un = countKey(cn, un, m[2])
+		ur = countKey(cr, ur, r1)
+		ur = countKey(cr, ur, r2)
 		if r3 := rackOf[m[2]]; r3 != r1 && r3 != r2 {
-			if cr[r3] == 0 {
-				ur = append(ur, r3)
-			}
-			cr[r3]++
+			ur = countKey(cr, ur, r3)
 		}
 	}
 	e.blocks = st
@@ -258,6 +246,16 @@ func (e *Engine) placeBlocks(ji int32, j *job) {
 	if indexed {
 		e.buildIndexes(j, -1)
 	}
+}
+
+// countKey counts one more pair under key k, noting k in used the first
+// time, and returns used.
+func countKey(cnt, used []int32, k int32) []int32 {
+	if cnt[k] == 0 {
+		used = append(used, k)
+	}
+	cnt[k]++
+	return used
 }
 
 // placeBlock draws the replicas of one block from the c-th on (the first
@@ -329,10 +327,7 @@ func (e *Engine) placeOneRack(reps []int32, indexed bool) {
 			continue
 		}
 		for _, nd := range m {
-			if cn[nd] == 0 {
-				un = append(un, nd)
-			}
-			cn[nd]++
+			un = countKey(cn, un, nd)
 		}
 	}
 	e.blocks, e.usedNode = st, un
