@@ -258,8 +258,9 @@ func countKey(cnt, used []int32, k int32) []int32 {
 	return used
 }
 
-// placeBlock draws the replicas of one block from the c-th on (the first
-// c are drawn), the general way: any replication, any racks.
+// placeBlock draws the replicas of one block the general way, for any
+// replication and racks: all of them (c = 0), or those from the c-th on
+// after the second rack has filled up with the first c (placeBlocks).
 func (e *Engine) placeBlock(m []int32, c int) {
 	rng := &e.blocks
 	nodes, racks := int32(e.cfg.Nodes), int32(e.racks)
@@ -278,9 +279,7 @@ func (e *Engine) placeBlock(m []int32, c int) {
 		}
 		c = 1
 	} else {
-		// A block whose second rack filled up before its c-th replica
-		// (placeBlocks) goes on where the full rack sends it.
-		r2 = rng.int32n(racks)
+		r2 = rng.int32n(racks) // as below: the rack has no node left
 	}
 	for c < len(m) {
 		var cand int32
