@@ -133,6 +133,9 @@ func (e *Engine) unplace(j *job) {
 	e.int32Slabs.put(j.replicas)
 	if j.index != nil {
 		e.int32Slabs.put(j.index.buf)
+		if j.index.rackBuf != nil {
+			e.int32Slabs.put(j.index.rackBuf)
+		}
 	}
 	j.replicas, j.index = nil, nil
 }
@@ -156,9 +159,10 @@ func (e *Engine) transfer(j *job, t int32) Time {
 // index, so a trace replays identically whatever else changes.
 //
 // With three replicas and more than one rack, the usual case, the blocks
-// are counted for the locality indexes as they are drawn: the racks of
-// the replicas are known without looking them up, and the counting's
-// memory traffic overlaps the stream's arithmetic.
+// are counted for the node index as they are drawn, the counting's memory
+// traffic overlapping the stream's arithmetic. The rack index waits for
+// its first question (localIndex.first): a policy that asks for
+// node-local maps, or that samples a job and lets it wait, may never ask.
 func (e *Engine) placeBlocks(ji int32, j *job) {
 	nm := int(j.nmaps)
 	rng := &e.blocks
@@ -170,7 +174,7 @@ func (e *Engine) placeBlocks(ji int32, j *job) {
 	case e.racks == 1:
 		e.placeOneRack(reps, indexed)
 		if indexed {
-			e.buildIndexes(j, nm)
+			e.buildIndexes(j)
 		}
 		return
 	case e.rf != 3:
@@ -178,14 +182,14 @@ func (e *Engine) placeBlocks(ji int32, j *job) {
 			e.placeBlock(reps[base:base+e.rf], 0)
 		}
 		if indexed {
-			e.buildIndexes(j, e.countPairs(reps))
+			e.countNodes(reps)
+			e.buildIndexes(j)
 		}
 		return
 	}
 	nodes, racks := int32(e.cfg.Nodes), int32(e.racks)
 	rackOf, rackLo := e.rackOf, e.rackLo
-	cn, cr := e.cntNode, e.cntRack
-	un, ur := e.usedNode[:0], e.usedRack[:0]
+	cn, un := e.cntNode, e.usedNode[:0]
 	// Each draw is rng.int32n inline: the stream's next number, its
 	// usual bounded draw, and the rest of the draw where that fails.
 	st := e.blocks
@@ -235,16 +239,10 @@ func (e *Engine) placeBlocks(ji int32, j *job) {
 		un = countKey(cn, un, m[0])
 		un = countKey(cn, un, m[1])
 		un = countKey(cn, un, m[2])
-		ur = countKey(cr, ur, r1)
-		ur = countKey(cr, ur, r2)
-		if r3 := rackOf[m[2]]; r3 != r1 && r3 != r2 {
-			ur = countKey(cr, ur, r3)
-		}
 	}
-	e.blocks = st
-	e.usedNode, e.usedRack = un, ur
+	e.blocks, e.usedNode = st, un
 	if indexed {
-		e.buildIndexes(j, -1)
+		e.buildIndexes(j)
 	}
 }
 
@@ -302,8 +300,7 @@ func (e *Engine) placeBlock(m []int32, c int) {
 // replica is drawn from all the nodes (the second rack is the first's,
 // the only one, and spans them all) until it is on a node not chosen yet
 // (the rack never fills up: a block has at most as many replicas as there
-// are nodes). It counts the pairs of an indexed job: every map on the
-// rack once.
+// are nodes). It counts the maps of each node of an indexed job.
 func (e *Engine) placeOneRack(reps []int32, indexed bool) {
 	st := e.blocks // as in placeBlocks: rng.int32n inline
 	rf, nodes := e.rf, int32(e.cfg.Nodes)
@@ -330,10 +327,6 @@ func (e *Engine) placeOneRack(reps []int32, indexed bool) {
 		}
 	}
 	e.blocks, e.usedNode = st, un
-	if indexed && len(reps) > 0 {
-		e.cntRack[0] = int32(len(reps) / rf)
-		e.usedRack = append(e.usedRack[:0], 0)
-	}
 }
 
 // rackFull reports whether the distinct nodes chosen fill rack.
@@ -348,33 +341,14 @@ func (e *Engine) rackFull(chosen []int32, rack int32) bool {
 	return in == hi-lo
 }
 
-// countPairs counts, into the engine's scratch counters, the maps of
-// each node and of each rack holding their blocks (a map counts once per
-// rack), and returns the number of (rack, map) pairs.
-func (e *Engine) countPairs(reps []int32) int {
-	rf := e.rf
-	cn, cr := e.cntNode, e.cntRack
-	un, ur := e.usedNode[:0], e.usedRack[:0]
-	rackOf := e.rackOf
-	pairs := 0
-	for base := 0; base+rf <= len(reps); base += rf {
-		m := reps[base : base+rf]
-		for i, nd := range m {
-			if cn[nd] == 0 {
-				un = append(un, nd)
-			}
-			cn[nd]++
-			if rk := rackOf[nd]; !onRack(m[:i], rk, rackOf) {
-				if cr[rk] == 0 {
-					ur = append(ur, rk)
-				}
-				cr[rk]++
-				pairs++
-			}
-		}
+// countNodes counts, into the engine's scratch counters, the maps of each
+// node holding their blocks.
+func (e *Engine) countNodes(reps []int32) {
+	cn, un := e.cntNode, e.usedNode[:0]
+	for _, nd := range reps {
+		un = countKey(cn, un, nd)
 	}
-	e.usedNode, e.usedRack = un, ur
-	return pairs
+	e.usedNode = un
 }
 
 // onRack reports whether a node of m is on rack rk.
@@ -387,35 +361,26 @@ func onRack(m []int32, rk int32, rackOf []int32) bool {
 	return false
 }
 
-// buildIndexes groups a job's maps by the nodes and by the racks holding
-// their blocks, with a counting sort over the engine's scratch counters,
-// which hold the counts of the job's pairs (countPairs) and rackPairs
-// their number (-1: two per map, as placeBlocks counts them).
-func (e *Engine) buildIndexes(j *job, rackPairs int) {
+// buildIndexes groups a job's maps by the nodes holding their blocks,
+// with a counting sort over the engine's scratch counters, which hold
+// each node's maps (placeBlocks counts them). The rack index is made on
+// its first question (buildRackIndex).
+func (e *Engine) buildIndexes(j *job) {
 	rf := e.rf
 	reps := j.replicas
-	nm := len(reps) / rf
-	cn, cr := e.cntNode, e.cntRack
-	if rackPairs < 0 {
-		rackPairs = 0
-		for _, rk := range e.usedRack {
-			rackPairs += int(cr[rk])
-		}
-	}
+	cn := e.cntNode
 	un := sortKeys(e.usedNode, cn)
-	ur := sortKeys(e.usedRack, cr)
-	nn, nr := len(e.nodes), e.racks
-	buf := e.int32Slabs.get(indexLen(len(un), nn, len(reps)) + indexLen(len(ur), nr, rackPairs))
+	nn := len(e.nodes)
+	buf := e.int32Slabs.get(indexLen(len(un), nn, len(reps)))
 	ix := &mapIndex{buf: buf}
+	ix.byRack.lazy = e
 	j.index = ix
-	buf = ix.byNode.carve(buf, un, cn, len(reps), nn)
-	ix.byRack.carve(buf, ur, cr, rackPairs, nr)
-	// Place the maps in task order: cn and cr now hold each key's next
-	// position, and end at each key's end.
-	nt, rt := ix.byNode.tasks, ix.byRack.tasks
-	rackOf := e.rackOf
+	ix.byNode.carve(buf, un, cn, len(reps), nn)
+	// Place the maps in task order: cn now holds each node's next
+	// position, and ends at each node's end.
+	nt := ix.byNode.tasks
 	if rf == 3 {
-		for t := range int32(nm) {
+		for t := range int32(len(reps) / 3) {
 			m := reps[3*t : 3*t+3 : 3*t+3]
 			a, b, c := m[0], m[1], m[2]
 			nt[cn[a]] = t
@@ -424,7 +389,63 @@ func (e *Engine) buildIndexes(j *job, rackPairs int) {
 			cn[b]++
 			nt[cn[c]] = t
 			cn[c]++
-			ra, rb, rc := rackOf[a], rackOf[b], rackOf[c]
+		}
+	} else {
+		for p, nd := range reps {
+			nt[cn[nd]] = int32(p / rf)
+			cn[nd]++
+		}
+	}
+	for _, k := range un {
+		cn[k] = 0
+	}
+	e.usedNode = un
+}
+
+// buildRackIndex makes job j's rack index, on its first question: a
+// counting sort of the maps by the racks holding their blocks, a map
+// once per rack. Made afresh, it gives the first pending map of a rack as
+// one made with the placement would (see unplace).
+func (e *Engine) buildRackIndex(j *job) {
+	rf, reps, rackOf := e.rf, j.replicas, e.rackOf
+	cr, ur := e.cntRack, e.usedRack[:0]
+	pairs := 0
+	if rf == 3 {
+		for base := 0; base+3 <= len(reps); base += 3 {
+			m := reps[base : base+3 : base+3]
+			ra, rb, rc := rackOf[m[0]], rackOf[m[1]], rackOf[m[2]]
+			ur = countKey(cr, ur, ra)
+			pairs++
+			if rb != ra {
+				ur = countKey(cr, ur, rb)
+				pairs++
+			}
+			if rc != ra && rc != rb {
+				ur = countKey(cr, ur, rc)
+				pairs++
+			}
+		}
+	} else {
+		for base := 0; base+rf <= len(reps); base += rf {
+			m := reps[base : base+rf]
+			for i, nd := range m {
+				if rk := rackOf[nd]; !onRack(m[:i], rk, rackOf) {
+					ur = countKey(cr, ur, rk)
+					pairs++
+				}
+			}
+		}
+	}
+	ur = sortKeys(ur, cr)
+	buf := e.int32Slabs.get(indexLen(len(ur), e.racks, pairs))
+	ix := &j.index.byRack
+	j.index.rackBuf = buf
+	ix.carve(buf, ur, cr, pairs, e.racks)
+	rt := ix.tasks
+	if rf == 3 {
+		for t := range int32(len(reps) / 3) {
+			m := reps[3*t : 3*t+3 : 3*t+3]
+			ra, rb, rc := rackOf[m[0]], rackOf[m[1]], rackOf[m[2]]
 			rt[cr[ra]] = t
 			cr[ra]++
 			if rb != ra {
@@ -437,11 +458,10 @@ func (e *Engine) buildIndexes(j *job, rackPairs int) {
 			}
 		}
 	} else {
-		for t := range int32(nm) {
-			m := reps[int(t)*rf : int(t+1)*rf]
+		for base := 0; base+rf <= len(reps); base += rf {
+			m := reps[base : base+rf]
+			t := int32(base / rf)
 			for i, nd := range m {
-				nt[cn[nd]] = t
-				cn[nd]++
 				if rk := rackOf[nd]; !onRack(m[:i], rk, rackOf) {
 					rt[cr[rk]] = t
 					cr[rk]++
@@ -449,13 +469,11 @@ func (e *Engine) buildIndexes(j *job, rackPairs int) {
 			}
 		}
 	}
-	for _, k := range un {
-		cn[k] = 0
-	}
 	for _, k := range ur {
 		cr[k] = 0
 	}
-	e.usedNode, e.usedRack = un, ur
+	e.usedRack = ur
+	ix.lazy = nil
 }
 
 // sortKeys sorts the distinct keys used, by sorting them when few or by
@@ -478,7 +496,8 @@ func sortKeys(used, cnt []int32) []int32 {
 // their blocks.
 type mapIndex struct {
 	byNode, byRack localIndex
-	buf            []int32 // backs both
+	buf            []int32 // backs byNode
+	rackBuf        []int32 // backs byRack once made
 }
 
 // localIndex groups task indices by a key (a node or a rack) in compressed
@@ -493,6 +512,7 @@ type localIndex struct {
 	bounds []int32
 	tasks  []int32
 	dense  bool
+	lazy   *Engine // makes a rack index not made yet (buildRackIndex)
 }
 
 // dense reports whether an index of used keys out of nkeys has a row for
@@ -562,6 +582,9 @@ func (ix *localIndex) find(key int32) int {
 
 // first returns the first pending map of j under key, or -1.
 func (ix *localIndex) first(key int32, j *job) int32 {
+	if ix.lazy != nil {
+		ix.lazy.buildRackIndex(j)
+	}
 	r := ix.find(key)
 	if r < 0 {
 		return -1

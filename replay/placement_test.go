@@ -78,8 +78,9 @@ func checkRows(t *testing.T, what string, ix *localIndex, keys, nm int, has func
 
 // TestPlaceBlocksDrawsTheReference: the placement, counted as it is drawn
 // for the usual three replicas or afterwards for other replications, gives
-// the reference's replicas and indexes whose every row holds exactly the
-// maps with a replica on its node or rack, for clusters of racks of one
+// the reference's replicas and a node index, and once asked for a rack
+// index, whose every row holds exactly the maps with a replica on its
+// node or rack, for clusters of racks of one
 // node (a rack fills up), of one rack, of power-of-two sizes, and
 // replications of one to as many as the nodes; and it leaves the scratch
 // counters zero.
@@ -120,16 +121,23 @@ func TestPlaceBlocksDrawsTheReference(t *testing.T) {
 			if !slices.Equal(j.replicas, want) {
 				t.Fatalf("%s: replicas differ from the reference", name)
 			}
-			for _, c := range [][]int32{e.cntNode, e.cntRack} {
-				if slices.ContainsFunc(c, func(x int32) bool { return x != 0 }) {
-					t.Fatalf("%s: scratch counters left nonzero", name)
-				}
-			}
 			if nm <= indexedMaps {
 				if j.index != nil {
 					t.Fatalf("%s: an index for a job of %d maps", name, nm)
 				}
 				continue
+			}
+			if j.index.byRack.lazy == nil || j.index.rackBuf != nil {
+				t.Fatalf("%s: the rack index made before it was asked for", name)
+			}
+			e.buildRackIndex(j)
+			if j.index.byRack.lazy != nil {
+				t.Fatalf("%s: the rack index still waits after it was made", name)
+			}
+			for _, c := range [][]int32{e.cntNode, e.cntRack} {
+				if slices.ContainsFunc(c, func(x int32) bool { return x != 0 }) {
+					t.Fatalf("%s: scratch counters left nonzero", name)
+				}
 			}
 			rf := e.rf
 			on := func(m int32) []int32 { return j.replicas[int(m)*rf : int(m+1)*rf] }
