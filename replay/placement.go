@@ -133,6 +133,9 @@ func (e *Engine) unplace(j *job) {
 	e.int32Slabs.put(j.replicas)
 	if j.index != nil {
 		e.int32Slabs.put(j.index.buf)
+		if j.index.rackBuf != nil {
+			e.int32Slabs.put(j.index.rackBuf)
+		}
 	}
 	j.replicas, j.index = nil, nil
 }
@@ -154,123 +157,323 @@ func (e *Engine) transfer(j *job, t int32) Time {
 // node, the second on a node of another rack, the third on another node of
 // the second's rack. The draw depends only on the seed and the job's
 // index, so a trace replays identically whatever else changes.
+//
+// With three replicas and more than one rack, the usual case, the blocks
+// are counted for the node index as they are drawn, the counting's memory
+// traffic overlapping the stream's arithmetic. The rack index waits for
+// its first question (localIndex.first): a policy that asks for
+// node-local maps, or that samples a job and lets it wait, may never ask.
 func (e *Engine) placeBlocks(ji int32, j *job) {
 	nm := int(j.nmaps)
-	nodes := int32(e.cfg.Nodes)
-	rf := e.rf
 	rng := &e.blocks
 	rng.seed(e.cfg.Seed, uint64(ji)+1)
-	reps := e.int32Slabs.get(nm * rf)
-	racks := int32(e.racks)
-	for base := 0; base+rf <= len(reps); base += rf {
-		m := reps[base : base+rf]
-		first := rng.int32n(nodes)
-		m[0] = first
-		if rf == 1 {
+	reps := e.int32Slabs.get(nm * e.rf)
+	j.replicas = reps
+	indexed := nm > indexedMaps
+	switch {
+	case e.racks == 1:
+		e.placeOneRack(reps, indexed)
+		if indexed {
+			e.buildIndexes(j)
+		}
+		return
+	case e.rf != 3:
+		for base := 0; base+e.rf <= len(reps); base += e.rf {
+			e.placeBlock(reps[base:base+e.rf], 0)
+		}
+		if indexed {
+			e.countNodes(reps)
+			e.buildIndexes(j)
+		}
+		return
+	}
+	nodes, racks := int32(e.cfg.Nodes), int32(e.racks)
+	rackOf, rackLo := e.rackOf, e.rackLo
+	cn, un := e.cntNode, e.usedNode[:0]
+	// Each draw is rng.int32n inline: the stream's next number, its
+	// usual bounded draw, and the rest of the draw where that fails.
+	st := e.blocks
+	var x uint64
+	for base := 0; base+3 <= len(reps); base += 3 {
+		m := reps[base : base+3 : base+3]
+		st, x = st.next()
+		first, ok := bounded(x, nodes)
+		if !ok {
+			first, st = st.rest(x, nodes)
+		}
+		r1 := rackOf[first]
+		r2 := r1
+		for r2 == r1 {
+			st, x = st.next()
+			if r2, ok = bounded(x, racks); !ok {
+				r2, st = st.rest(x, racks)
+			}
+		}
+		lo := rackLo[r2]
+		size := rackLo[r2+1] - lo
+		st, x = st.next()
+		second, ok := bounded(x, size)
+		if !ok {
+			second, st = st.rest(x, size)
+		}
+		third := second
+		for third == second {
+			st, x = st.next()
+			if third, ok = bounded(x, size); !ok {
+				third, st = st.rest(x, size)
+			}
+			if size == 1 {
+				break
+			}
+		}
+		m[0], m[1], m[2] = first, lo+second, lo+third
+		if third == second {
+			// r2 has no node left for the third: it spreads elsewhere.
+			e.blocks = st
+			e.placeBlock(m, 2)
+			st = e.blocks
+		}
+		if !indexed {
 			continue
 		}
-		r2 := e.rackOf[first]
+		un = countKey(cn, un, m[0])
+		un = countKey(cn, un, m[1])
+		un = countKey(cn, un, m[2])
+	}
+	e.blocks, e.usedNode = st, un
+	if indexed {
+		e.buildIndexes(j)
+	}
+}
+
+// countKey counts one more pair under key k, noting k in used the first
+// time, and returns used.
+func countKey(cnt, used []int32, k int32) []int32 {
+	if cnt[k] == 0 {
+		used = append(used, k)
+	}
+	cnt[k]++
+	return used
+}
+
+// placeBlock draws the replicas of one block the general way, for any
+// replication and racks: all of them (c = 0), or those from the c-th on
+// after the second rack has filled up with the first c (placeBlocks).
+func (e *Engine) placeBlock(m []int32, c int) {
+	rng := &e.blocks
+	nodes, racks := int32(e.cfg.Nodes), int32(e.racks)
+	var r2 int32
+	if c == 0 {
+		first := rng.int32n(nodes)
+		m[0] = first
+		if len(m) == 1 {
+			return
+		}
+		r2 = e.rackOf[first]
 		if racks > 1 {
 			for r1 := r2; r2 == r1; {
 				r2 = rng.int32n(racks)
 			}
 		}
-		for c := 1; c < rf; {
-			var cand int32
-			if c < 3 {
-				lo, hi := e.rackLo[r2], e.rackLo[r2+1]
-				cand = lo + rng.int32n(hi-lo)
-			} else {
-				cand = rng.int32n(nodes)
+		c = 1
+	} else {
+		r2 = rng.int32n(racks) // as below: the rack has no node left
+	}
+	for c < len(m) {
+		var cand int32
+		if c < 3 {
+			lo, hi := e.rackLo[r2], e.rackLo[r2+1]
+			cand = lo + rng.int32n(hi-lo)
+		} else {
+			cand = rng.int32n(nodes)
+		}
+		if !slices.Contains(m[:c], cand) {
+			m[c] = cand
+			c++
+		} else if e.rackFull(m[:c], r2) {
+			r2 = rng.int32n(racks) // the rack has no node left: spread elsewhere
+		}
+	}
+}
+
+// placeOneRack places the blocks on a cluster of one rack: every
+// replica is drawn from all the nodes (the second rack is the first's,
+// the only one, and spans them all) until it is on a node not chosen yet
+// (the rack never fills up: a block has at most as many replicas as there
+// are nodes). It counts the maps of each node of an indexed job.
+func (e *Engine) placeOneRack(reps []int32, indexed bool) {
+	st := e.blocks // as in placeBlocks: rng.int32n inline
+	rf, nodes := e.rf, int32(e.cfg.Nodes)
+	cn, un := e.cntNode, e.usedNode[:0]
+	for base := 0; base+rf <= len(reps); base += rf {
+		m := reps[base : base+rf : base+rf]
+		for c := 0; c < rf; {
+			var x uint64
+			st, x = st.next()
+			cand, ok := bounded(x, nodes)
+			if !ok {
+				cand, st = st.rest(x, nodes)
 			}
 			if !slices.Contains(m[:c], cand) {
 				m[c] = cand
 				c++
-			} else if e.rackFull(m[:c], r2) {
-				r2 = rng.int32n(racks) // the rack has no node left: spread elsewhere
 			}
 		}
-	}
-	j.replicas = reps
-	if nm > indexedMaps {
-		e.buildIndexes(j)
-	}
-}
-
-func (e *Engine) rackFull(chosen []int32, rack int32) bool {
-	for n := e.rackLo[rack]; n < e.rackLo[rack+1]; n++ {
-		if !slices.Contains(chosen, n) {
-			return false
+		if !indexed {
+			continue
+		}
+		for _, nd := range m {
+			un = countKey(cn, un, nd)
 		}
 	}
-	return true
+	e.blocks, e.usedNode = st, un
 }
 
-// buildIndexes groups a job's maps by the nodes and by the racks holding
-// their blocks, with counting sorts over the engine's scratch counters.
+// rackFull reports whether the distinct nodes chosen fill rack.
+func (e *Engine) rackFull(chosen []int32, rack int32) bool {
+	lo, hi := e.rackLo[rack], e.rackLo[rack+1]
+	in := int32(0)
+	for _, n := range chosen {
+		if lo <= n && n < hi {
+			in++
+		}
+	}
+	return in == hi-lo
+}
+
+// countNodes counts, into the engine's scratch counters, the maps of each
+// node holding their blocks.
+func (e *Engine) countNodes(reps []int32) {
+	cn, un := e.cntNode, e.usedNode[:0]
+	for _, nd := range reps {
+		un = countKey(cn, un, nd)
+	}
+	e.usedNode = un
+}
+
+// onRack reports whether a node of m is on rack rk.
+func onRack(m []int32, rk int32, rackOf []int32) bool {
+	for _, nd := range m {
+		if rackOf[nd] == rk {
+			return true
+		}
+	}
+	return false
+}
+
+// buildIndexes groups a job's maps by the nodes holding their blocks,
+// with a counting sort over the engine's scratch counters, which hold
+// each node's maps (placeBlocks counts them). The rack index is made on
+// its first question (buildRackIndex).
 func (e *Engine) buildIndexes(j *job) {
 	rf := e.rf
 	reps := j.replicas
-	// Count pairs per node; note each replica's rack, or -1 where an
-	// earlier replica of its map is on that rack (a map counts once per
-	// rack), and count pairs per rack.
-	cn, cr := e.cntNode, e.cntRack
-	un, ur := e.usedNode[:0], e.usedRack[:0]
-	rr := slices.Grow(e.repRack[:0], len(reps))[:len(reps)]
-	rackOf := e.rackOf
-	for p, nd := range reps {
-		if cn[nd] == 0 {
-			un = append(un, nd)
-		}
-		cn[nd]++
-		rr[p] = rackOf[nd]
-	}
-	rackPairs := 0
-	for base := 0; base+rf <= len(rr); base += rf {
-		m := rr[base : base+rf]
-		for i, rk := range m {
-			if i > 0 && slices.Contains(m[:i], rk) {
-				m[i] = -1
-				continue
-			}
-			if cr[rk] == 0 {
-				ur = append(ur, rk)
-			}
-			cr[rk]++
-			rackPairs++
-		}
-	}
-	un = sortKeys(un, cn)
-	ur = sortKeys(ur, cr)
-	nn, nr := len(e.nodes), e.racks
-	buf := e.int32Slabs.get(indexLen(len(un), nn, len(reps)) + indexLen(len(ur), nr, rackPairs))
+	cn := e.cntNode
+	un := sortKeys(e.usedNode, cn)
+	nn := len(e.nodes)
+	buf := e.int32Slabs.get(indexLen(len(un), nn, len(reps)))
 	ix := &mapIndex{buf: buf}
+	ix.byRack.lazy = e
 	j.index = ix
-	buf = ix.byNode.carve(buf, un, cn, len(reps), nn)
-	ix.byRack.carve(buf, ur, cr, rackPairs, nr)
-	// Place the maps in task order: cn and cr now hold each key's next
-	// position, and end at each key's end.
-	nt, rt := ix.byNode.tasks, ix.byRack.tasks
-	t := int32(0)
-	for base := 0; base+rf <= len(reps); base += rf {
-		for p := base; p < base+rf; p++ {
-			nd := reps[p]
-			nt[cn[nd]] = t
-			cn[nd]++
-			if rk := rr[p]; rk >= 0 {
-				rt[cr[rk]] = t
-				cr[rk]++
-			}
+	ix.byNode.carve(buf, un, cn, len(reps), nn)
+	// Place the maps in task order: cn now holds each node's next
+	// position, and ends at each node's end.
+	nt := ix.byNode.tasks
+	if rf == 3 {
+		for t := range int32(len(reps) / 3) {
+			m := reps[3*t : 3*t+3 : 3*t+3]
+			a, b, c := m[0], m[1], m[2]
+			nt[cn[a]] = t
+			cn[a]++
+			nt[cn[b]] = t
+			cn[b]++
+			nt[cn[c]] = t
+			cn[c]++
 		}
-		t++
+	} else {
+		for p, nd := range reps {
+			nt[cn[nd]] = int32(p / rf)
+			cn[nd]++
+		}
 	}
 	for _, k := range un {
 		cn[k] = 0
 	}
+	e.usedNode = un
+}
+
+// buildRackIndex makes job j's rack index, on its first question: a
+// counting sort of the maps by the racks holding their blocks, a map
+// once per rack. Made afresh, it gives the first pending map of a rack as
+// one made with the placement would (see unplace).
+func (e *Engine) buildRackIndex(j *job) {
+	rf, reps, rackOf := e.rf, j.replicas, e.rackOf
+	cr, ur := e.cntRack, e.usedRack[:0]
+	pairs := 0
+	if rf == 3 {
+		for base := 0; base+3 <= len(reps); base += 3 {
+			m := reps[base : base+3 : base+3]
+			ra, rb, rc := rackOf[m[0]], rackOf[m[1]], rackOf[m[2]]
+			ur = countKey(cr, ur, ra)
+			pairs++
+			if rb != ra {
+				ur = countKey(cr, ur, rb)
+				pairs++
+			}
+			if rc != ra && rc != rb {
+				ur = countKey(cr, ur, rc)
+				pairs++
+			}
+		}
+	} else {
+		for base := 0; base+rf <= len(reps); base += rf {
+			m := reps[base : base+rf]
+			for i, nd := range m {
+				if rk := rackOf[nd]; !onRack(m[:i], rk, rackOf) {
+					ur = countKey(cr, ur, rk)
+					pairs++
+				}
+			}
+		}
+	}
+	ur = sortKeys(ur, cr)
+	buf := e.int32Slabs.get(indexLen(len(ur), e.racks, pairs))
+	ix := &j.index.byRack
+	j.index.rackBuf = buf
+	ix.carve(buf, ur, cr, pairs, e.racks)
+	rt := ix.tasks
+	if rf == 3 {
+		for t := range int32(len(reps) / 3) {
+			m := reps[3*t : 3*t+3 : 3*t+3]
+			ra, rb, rc := rackOf[m[0]], rackOf[m[1]], rackOf[m[2]]
+			rt[cr[ra]] = t
+			cr[ra]++
+			if rb != ra {
+				rt[cr[rb]] = t
+				cr[rb]++
+			}
+			if rc != ra && rc != rb {
+				rt[cr[rc]] = t
+				cr[rc]++
+			}
+		}
+	} else {
+		for base := 0; base+rf <= len(reps); base += rf {
+			m := reps[base : base+rf]
+			t := int32(base / rf)
+			for i, nd := range m {
+				if rk := rackOf[nd]; !onRack(m[:i], rk, rackOf) {
+					rt[cr[rk]] = t
+					cr[rk]++
+				}
+			}
+		}
+	}
 	for _, k := range ur {
 		cr[k] = 0
 	}
-	e.usedNode, e.usedRack, e.repRack = un, ur, rr
+	e.usedRack = ur
+	ix.lazy = nil
 }
 
 // sortKeys sorts the distinct keys used, by sorting them when few or by
@@ -293,7 +496,8 @@ func sortKeys(used, cnt []int32) []int32 {
 // their blocks.
 type mapIndex struct {
 	byNode, byRack localIndex
-	buf            []int32 // backs both
+	buf            []int32 // backs byNode
+	rackBuf        []int32 // backs byRack once made
 }
 
 // localIndex groups task indices by a key (a node or a rack) in compressed
@@ -308,6 +512,7 @@ type localIndex struct {
 	bounds []int32
 	tasks  []int32
 	dense  bool
+	lazy   *Engine // makes a rack index not made yet (buildRackIndex)
 }
 
 // dense reports whether an index of used keys out of nkeys has a row for
@@ -377,6 +582,9 @@ func (ix *localIndex) find(key int32) int {
 
 // first returns the first pending map of j under key, or -1.
 func (ix *localIndex) first(key int32, j *job) int32 {
+	if ix.lazy != nil {
+		ix.lazy.buildRackIndex(j)
+	}
 	r := ix.find(key)
 	if r < 0 {
 		return -1
