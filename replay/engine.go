@@ -162,7 +162,6 @@ type Engine struct {
 	blocks             blockRNG
 	cntNode, cntRack   []int32
 	usedNode, usedRack []int32
-	repRack            []int32
 	// The no-progress detector (progress.go): task events counted at the
 	// last progress, and its time (-1: not yet watching).
 	progEvents int64
