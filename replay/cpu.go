@@ -225,35 +225,19 @@ func (c *nodeCPU) next() int {
 	return p
 }
 
-// scan finds the node's task due first, -1 if none runs.
+// scan finds the node's task due first, -1 if none runs. A waiting
+// task's vend is +Inf, so it is never first; a swapping task's key is
+// worked out only while the node has swap-ins.
 func (c *nodeCPU) scan() int {
-	if len(c.swaps) > 0 {
-		return c.scanSwapping()
-	}
-	// Without swap-ins a task's key is its vend, +Inf while it waits.
+	swaps := len(c.swaps) > 0
 	p, key, seq := -1, math.Inf(1), uint32(0)
 	for i := range c.tasks {
 		x := &c.tasks[i]
-		if x.vend < key || (x.vend == key && x.seq < seq) {
-			p, key, seq = i, x.vend, x.seq
-		}
-	}
-	return p
-}
-
-// scanSwapping is scan for a node with tasks swapping in.
-func (c *nodeCPU) scanSwapping() int {
-	p, key, seq := -1, 0.0, uint32(0)
-	for i := range c.tasks {
-		x := &c.tasks[i]
-		if x.waiting {
-			continue
-		}
 		k := x.vend
-		if x.swapping {
+		if swaps && x.swapping {
 			k = c.key(x)
 		}
-		if p < 0 || k < key || (k == key && x.seq < seq) {
+		if k < key || (k == key && x.seq < seq) {
 			p, key, seq = i, k, x.seq
 		}
 	}

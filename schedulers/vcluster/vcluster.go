@@ -569,14 +569,19 @@ func (vc *Cluster) before(l, c *hent) bool {
 // first in the order they finished, then the others by (projected finish,
 // id). This is the order in which FSP serves jobs.
 func (vc *Cluster) Order(dst []int64) []int64 {
+	vc.sortL = vc.sorted(hLevelF, vc.sortL)
+	vc.sortC = vc.sorted(hCapT, vc.sortC)
+	return vc.orderOf(dst, vc.sortL, vc.sortC)
+}
+
+// orderOf appends to dst the virtually finished jobs, then the level
+// jobs ls and the capped ones cs, each sorted by hless, merged.
+func (vc *Cluster) orderOf(dst []int64, ls, cs []hent) []int64 {
 	for _, e := range vc.fin {
 		if e.id >= 0 {
 			dst = append(dst, e.id)
 		}
 	}
-	vc.sortL = vc.sorted(hLevelF, vc.sortL)
-	vc.sortC = vc.sorted(hCapT, vc.sortC)
-	ls, cs := vc.sortL, vc.sortC
 	for len(ls) > 0 || len(cs) > 0 {
 		if len(cs) == 0 || len(ls) > 0 && vc.before(&ls[0], &cs[0]) {
 			dst, ls = append(dst, ls[0].id), ls[1:]

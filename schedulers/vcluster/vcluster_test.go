@@ -538,21 +538,8 @@ func TestVirtualClusterOrderFollowsChanges(t *testing.T) {
 
 // orderAfresh is Order with both heaps sorted from scratch.
 func orderAfresh(vc *Cluster) []int64 {
-	var dst []int64
-	for _, e := range vc.fin {
-		if e.id >= 0 {
-			dst = append(dst, e.id)
-		}
-	}
 	ls, cs := slices.Clone(vc.heaps[hLevelF]), slices.Clone(vc.heaps[hCapT])
 	slices.SortFunc(ls, cmpEnt)
 	slices.SortFunc(cs, cmpEnt)
-	for len(ls) > 0 || len(cs) > 0 {
-		if len(cs) == 0 || len(ls) > 0 && vc.before(&ls[0], &cs[0]) {
-			dst, ls = append(dst, ls[0].id), ls[1:]
-		} else {
-			dst, cs = append(dst, cs[0].id), cs[1:]
-		}
-	}
-	return dst
+	return vc.orderOf(nil, ls, cs)
 }

@@ -18,7 +18,7 @@ func drfApps(rng *rand.Rand, d *drf, n int) []*app {
 		for r := 0; r < d.n; r++ {
 			a.usage[r] = int64(rng.IntN(4)) * []int64{1024, 1, 1, 1}[r]
 		}
-		d.appShares(&a.usage, &a.hk.s)
+		d.descShares(&a.usage, &d.cluster, 1, &a.hk.s)
 		apps[i] = a
 	}
 	return apps
@@ -37,8 +37,15 @@ func TestHeapKeyIsDRFCompare(t *testing.T) {
 	} {
 		apps := drfApps(rng, d, 60)
 		for _, a := range apps {
-			if got, want := a.hk.s, d.key(&a.sched).s; got != want {
-				t.Fatalf("cluster %v usage %v: appShares %v, drf.key %v", d.cluster, a.usage, got, want)
+			// The shares as the needy path orders them, by index.
+			var s, want [replay.MaxResources]float64
+			var o [replay.MaxResources]int
+			d.shares(&a.usage, &d.cluster, 1, &s, &o)
+			for i := 0; i < d.n; i++ {
+				want[i] = s[o[i]]
+			}
+			if a.hk.s != want {
+				t.Fatalf("cluster %v usage %v: heap key %v, shares in order %v", d.cluster, a.usage, a.hk.s, want)
 			}
 		}
 		for _, a := range apps {

@@ -199,6 +199,23 @@ func (d *drf) shares(usage, base *replay.Resources, weight float64, s *[replay.M
 	}
 }
 
+// descShares sets s to usage's shares of base over weight, largest
+// first (a 0/0 share 0): the key of a schedulable never needy, whose
+// resources are compared by value alone.
+func (d *drf) descShares(usage, base *replay.Resources, weight float64, s *[replay.MaxResources]float64) {
+	for r := 0; r < d.n; r++ {
+		v := float64(usage[r]) / (float64(base[r]) * weight)
+		if math.IsNaN(v) {
+			v = 0 // 0/0: nothing used of nothing
+		}
+		j := r
+		for ; j > 0 && s[j-1] < v; j-- {
+			s[j] = s[j-1]
+		}
+		s[j] = v
+	}
+}
+
 // compare is the DominantResourceFairnessComparator: a schedulable is
 // needy while its usage of its dominant resource is below its minimum
 // share of it; needy ones come first and compare by their shares of
@@ -229,18 +246,17 @@ func (d *drf) key(a *sched) *drfKey {
 	if k.valid {
 		return k
 	}
-	var s, m [replay.MaxResources]float64
-	var o, tmp [replay.MaxResources]int
-	d.shares(&a.usage, &d.cluster, a.weight, &s, &o)
 	if a.min == (replay.Resources{}) {
 		// Never needy (an app, a queue with no min share): the shares
 		// of the min share are never compared.
-		for i := 0; i < d.n; i++ {
-			k.s[i], k.m[i] = s[o[i]], 0
-		}
+		d.descShares(&a.usage, &d.cluster, a.weight, &k.s)
+		k.m = [replay.MaxResources]float64{}
 		k.needy, k.valid = false, true
 		return k
 	}
+	var s, m [replay.MaxResources]float64
+	var o, tmp [replay.MaxResources]int
+	d.shares(&a.usage, &d.cluster, a.weight, &s, &o)
 	d.shares(&a.usage, &a.min, 1, &m, &tmp)
 	for i := 0; i < d.n; i++ {
 		k.s[i], k.m[i] = s[o[i]], m[o[i]]
@@ -248,23 +264,6 @@ func (d *drf) key(a *sched) *drfKey {
 	k.needy = a.min[o[0]] > 0 && m[o[0]] < 1
 	k.valid = true
 	return k
-}
-
-// appShares sets s to key(a).s of an app a using usage (weight 1, no
-// minimum share): its shares of the cluster, largest first, a 0/0 share
-// 0. Equal shares may come in either order: only their values count.
-func (d *drf) appShares(usage *replay.Resources, s *[replay.MaxResources]float64) {
-	for r := 0; r < d.n; r++ {
-		v := float64(usage[r]) / float64(d.cluster[r])
-		if math.IsNaN(v) {
-			v = 0
-		}
-		j := r
-		for ; j > 0 && s[j-1] < v; j-- {
-			s[j] = s[j-1]
-		}
-		s[j] = v
-	}
 }
 
 func (d *drf) lexi(sa, sb *[replay.MaxResources]float64) int {

@@ -569,7 +569,7 @@ func (p *YARNFair) add(a *app, req *replay.Resources, du, dd int64) {
 			a.usage[r] += du * req[r]
 		}
 		if a.q.pol == polDRF {
-			p.drf.appShares(&a.usage, &a.hk.s)
+			p.drf.descShares(&a.usage, &p.drf.cluster, 1, &a.hk.s)
 		}
 		switch {
 		case a.hk.hpos < 0:
