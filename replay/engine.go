@@ -516,7 +516,7 @@ func (e *Engine) advance(limit Time, n int) error {
 		if e.decidePending && e.instantApplied() {
 			e.decide()
 		}
-		if e.nDozing > 0 {
+		if e.nDozing > 0 && !e.quietFresh() {
 			e.freshQuiet(false)
 		}
 		if e.dozeCheck {

@@ -422,12 +422,22 @@ func (e *Engine) wakeDozing() {
 // again at once (freshQuiet), to wake them if one changed.
 func (e *Engine) wantsKind(k TaskKind) bool {
 	if e.nDozing > 0 {
-		e.freshQuiet(false)
+		if !e.quietFresh() {
+			e.freshQuiet(false)
+		}
 	} else if e.wantsSeen[k] != e.polCalls && !e.inHB {
 		e.wantsSeen[k] = e.polCalls
 		e.quietWants[k] = e.quiet.WantsSlots(k, &e.view)
 	}
 	return e.quietWants[k]
+}
+
+// quietFresh reports whether every answer of the Quieter was taken since
+// the policy was last called: then freshQuiet has nothing to do (checked
+// inline before calling it while nodes doze, after nearly every event).
+func (e *Engine) quietFresh() bool {
+	seen := e.polCalls
+	return e.untilSeen == seen && e.wantsSeen[Map] == seen && e.wantsSeen[Reduce] == seen
 }
 
 // freshQuiet takes the Quieter's answers again if the policy has been
