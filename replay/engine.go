@@ -69,8 +69,14 @@ type Engine struct {
 	// the policy has been called since (polCalls counts the calls; see
 	// freshQuiet); quietGen is the generation of the queued evQuiet that
 	// wakes the dozing nodes at quietUntil.
-	quiet      Quieter
-	polCalls   uint64
+	quiet    Quieter
+	polCalls uint64
+	// quietVer is the policy's QuietVersioner, if it is one, and
+	// verSeen the version at which every answer was last taken (valid
+	// while verOK).
+	quietVer   QuietVersioner
+	verSeen    uint64
+	verOK      bool
 	wantsSeen  [2]uint64 // polCalls when quietWants[k] was taken
 	untilSeen  uint64    // polCalls when quietUntil was taken
 	quietWants [2]bool
@@ -238,6 +244,9 @@ func newEngine(jobs int, sched Scheduler, cfg Config) (*Engine, error) {
 	}
 	if !cfg.OutOfBandHeartbeat && cfg.MTBF == 0 && cfg.Model != ContainerModel {
 		e.quiet, _ = sched.(Quieter)
+		if e.quiet != nil {
+			e.quietVer, _ = sched.(QuietVersioner)
+		}
 	}
 	e.quietWants = [2]bool{true, true}
 	e.interval = Seconds(cfg.Heartbeat)

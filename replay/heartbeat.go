@@ -452,6 +452,17 @@ func (e *Engine) freshQuiet(needUntil bool) {
 	if e.quiet == nil || e.inHB || fresh && (!needUntil || e.untilSeen == seen) {
 		return
 	}
+	if e.quietVer != nil && needUntil {
+		// Every answer is taken again, unless none can have changed.
+		v := e.quietVer.QuietVersion()
+		if e.verOK && v == e.verSeen {
+			e.wantsSeen = [2]uint64{seen, seen}
+			e.untilSeen = seen
+			return
+		}
+		e.verSeen, e.verOK = v, true
+		e.wantsSeen = [2]uint64{seen - 1, seen - 1} // taken again below
+	}
 	// Whether free slots of each kind were of use before (the kinds
 	// unrolled: this runs after nearly every event while nodes doze).
 	passed := e.now >= e.quietUntil

@@ -102,6 +102,16 @@ type Quieter interface {
 	QuietUntil(v *View) Time
 }
 
+// QuietVersioner is a Quieter that can tell cheaply that its answers
+// have not changed: QuietVersion grows whenever WantsSlots or QuietUntil
+// might answer otherwise (for a Quieter whose answers depend on its own
+// state only, not on the time or the view). While nodes doze the engine
+// asks again after nearly every event; an unchanged version spares it the
+// questions.
+type QuietVersioner interface {
+	QuietVersion() uint64
+}
+
 // TaskKind is Map or Reduce.
 type TaskKind uint8
 

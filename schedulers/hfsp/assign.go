@@ -51,6 +51,7 @@ func (h *HFSP) checkReduceSamples(v *replay.View) {
 		}
 	}
 	h.nextCheck = next
+	h.quietVer++
 }
 
 // reduceCheckAt is a time before which the reduce samples of job j cannot
@@ -184,9 +185,11 @@ func (h *HFSP) launchNew(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool
 	ref := replay.TaskRef{Job: j, Kind: k, Index: idx}
 	if h.isSample(ref) {
 		h.trainingRunning[k]++
+		h.quietVer++
 	} else if !hj.trained[k] && len(hj.samples[k]) < h.sampleTarget(hj, k) {
 		hj.samples[k] = append(hj.samples[k], idx)
 		h.trainingRunning[k]++
+		h.quietVer++
 		if len(hj.samples[k]) == h.sampleTarget(hj, k) {
 			h.stopSampling(j, k) // every sample launched
 			if k == replay.Reduce {

@@ -16,6 +16,7 @@ func (h *HFSP) taskFinished(t replay.TaskRef, v *replay.View) {
 	sample := h.isSample(t)
 	if sample {
 		h.trainingRunning[t.Kind]--
+		h.quietVer++
 	}
 	jv := v.Job(t.Job)
 	if jv.Finished(t.Kind) == jv.Tasks(t.Kind) {
@@ -35,6 +36,7 @@ func (h *HFSP) taskFinished(t replay.TaskRef, v *replay.View) {
 			} else {
 				hj.zombie[t.Kind] = true
 				h.zombies[t.Kind]++
+				h.quietVer++
 				if !h.o.latePS { // only the serve list reads the marks
 					h.unmarked[t.Kind] = append(h.unmarked[t.Kind], t.Job)
 				}

@@ -67,6 +67,9 @@ type HFSP struct {
 	// nextCheck is the earliest checkAt of the jobs whose reduce samples
 	// have all launched; 0 after an event.
 	nextCheck replay.Time
+	// quietVer counts the changes of what WantsSlots and QuietUntil read
+	// besides the virtual clusters (QuietVersion).
+	quietVer uint64
 	// quietAt is the last next completion QuietUntil saw per phase, and
 	// quietBefore timeBefore of it (timeBefore(0) is 0, the zero values).
 	quietAt     [2]float64
@@ -318,6 +321,7 @@ func (h *HFSP) OnEvent(ev replay.Event, v *replay.View) {
 		if hj := &h.jobs[ev.Job]; hj.arrived[replay.Reduce] && !hj.trained[replay.Reduce] {
 			hj.checkAt = 0
 			h.nextCheck = 0
+			h.quietVer++
 		}
 	}
 	h.noteServable(v, ev.Job)
@@ -334,6 +338,7 @@ func (h *HFSP) taskEvent(ev replay.Event, v *replay.View) {
 		if hj := &h.jobs[ev.Job]; hj.arrived[replay.Reduce] && !hj.trained[replay.Reduce] && h.isSample(t) {
 			hj.checkAt = 0
 			h.nextCheck = 0
+			h.quietVer++
 		}
 	}
 	switch ev.Kind {
@@ -345,6 +350,7 @@ func (h *HFSP) taskEvent(ev replay.Event, v *replay.View) {
 	case replay.TaskResumed:
 		if h.isSample(t) {
 			h.trainingRunning[t.Kind]++
+			h.quietVer++
 		}
 		return // noted when resumed (serveJob), as a launch
 	case replay.TaskFinished:
@@ -352,6 +358,7 @@ func (h *HFSP) taskEvent(ev replay.Event, v *replay.View) {
 	default: // killed, lost or suspended
 		if h.isSample(t) {
 			h.trainingRunning[t.Kind]--
+			h.quietVer++
 		}
 		if ev.Kind != replay.TaskSuspended && t.Kind == replay.Map {
 			h.mapPendingAgain(ev.Job, v)
@@ -393,6 +400,7 @@ func (h *HFSP) advance(now float64) {
 				at, _, _ := vc.Finished(id)
 				hj.vfinish[k], hj.zombie[k] = at, false
 				h.zombies[k]--
+				h.quietVer++
 				vc.Remove(id)
 				h.setInVC(j, k, false)
 			}
@@ -424,6 +432,7 @@ func (h *HFSP) arrive(j int32, v *replay.View) {
 			h.training[k] = append(h.training[k], j)
 			if k == replay.Map {
 				h.sampling[k] = append(h.sampling[k], j)
+				h.quietVer++
 			}
 		}
 		hj.estimate[k] = size
@@ -458,12 +467,14 @@ func (h *HFSP) startSampling(j int32) {
 		return
 	}
 	h.sampling[k] = insertSorted(h.sampling[k], j)
+	h.quietVer++
 }
 
 // stopSampling takes job j out of phase k's sampling list, once it is
 // trained or all its samples launched.
 func (h *HFSP) stopSampling(j int32, k replay.TaskKind) {
 	h.sampling[k] = deleteSorted(h.sampling[k], j)
+	h.quietVer++
 }
 
 // insertSorted and deleteSorted keep a list of jobs in index order, which

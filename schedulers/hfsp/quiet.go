@@ -46,6 +46,14 @@ func (h *HFSP) QuietUntil(v *replay.View) replay.Time {
 	return until
 }
 
+// QuietVersion implements replay.QuietVersioner: what WantsSlots and
+// QuietUntil read changes only with quietVer (ready, sampling, the running
+// samples, nextCheck, the zombies) or the virtual clusters' orders (whose
+// next completion changes only with them).
+func (h *HFSP) QuietVersion() uint64 {
+	return h.quietVer + h.vc[replay.Map].OrderVersion() + h.vc[replay.Reduce].OrderVersion()
+}
+
 // timeBefore is a time, a microsecond or so before t seconds, at which a
 // heartbeat's Advance(now.Sec()) has not passed t yet.
 func timeBefore(t float64) replay.Time {

@@ -181,6 +181,7 @@ func (h *HFSP) noteServable(v *replay.View, j int32) {
 		}
 		if l := f>>(launchBit+k)&1 != 0; l != (was>>(launchBit+k)&1 != 0) && hj.inVC[k] {
 			h.ready[k] += readyStep(l)
+			h.quietVer++
 		}
 	}
 }
@@ -191,6 +192,7 @@ func (h *HFSP) setInVC(j int32, k replay.TaskKind, in bool) {
 	hj := &h.jobs[j]
 	if hj.inVC[k] != in && h.launchable(k, j) {
 		h.ready[k] += readyStep(in)
+		h.quietVer++
 	}
 	hj.inVC[k] = in
 }

@@ -20,6 +20,37 @@ type hfspChecker struct {
 	*HFSP
 	err    error
 	checks int
+	// The Quieter's answers at the last QuietVersion the engine asked for,
+	// and how many times it was asked again at the same version.
+	view       *replay.View
+	ver        uint64
+	verAnswers quietAnswers
+	verSame    int
+}
+
+type quietAnswers struct {
+	wantsMaps, wantsReduces bool
+	until                   replay.Time
+}
+
+func (c *hfspChecker) Start(v *replay.View) error {
+	c.view = v
+	return c.HFSP.Start(v)
+}
+
+// QuietVersion checks that the Quieter's answers have not changed while
+// the version has not (the engine then takes them as they were).
+func (c *hfspChecker) QuietVersion() uint64 {
+	v := c.HFSP.QuietVersion()
+	a := quietAnswers{c.WantsSlots(replay.Map, c.view), c.WantsSlots(replay.Reduce, c.view), c.QuietUntil(c.view)}
+	if v == c.ver && c.verSame >= 0 {
+		c.verSame++
+		if a != c.verAnswers {
+			c.fail("%v: quiet version %d unchanged, answers %+v, were %+v", c.view.Now(), v, a, c.verAnswers)
+		}
+	}
+	c.ver, c.verAnswers = v, a
+	return v
 }
 
 func (c *hfspChecker) fail(format string, args ...any) {
@@ -177,6 +208,7 @@ func TestHFSPUpkeep(t *testing.T) {
 		{"locality-delay": "0", "samples": "2"},
 		{"map-preemption": "eager", "reduce-aging": "at-arrival", "suspend-untrained": "false"},
 	}
+	quietSame := 0
 	for ci, cfg := range replaytest.UpkeepClusters() {
 		for oi, opt := range opts {
 			plain := replaytest.Run(t, tr, replaytest.Build(t, Policy.Build, opt), cfg)
@@ -185,8 +217,12 @@ func TestHFSPUpkeep(t *testing.T) {
 			if c.err != nil {
 				t.Fatalf("config %d, options %d: %v", ci, oi, c.err)
 			}
+			quietSame += c.verSame
 			replaytest.SameJobs(t, fmt.Sprintf("config %d, options %d", ci, oi), plain, checked)
 			t.Logf("config %d, options %d: mean sojourn %.1f s, %d checks", ci, oi, plain.MeanSojourn(), c.checks)
 		}
+	}
+	if quietSame == 0 {
+		t.Error("the engine never asked twice at the same quiet version: nothing checked")
 	}
 }
