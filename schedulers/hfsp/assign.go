@@ -188,6 +188,7 @@ func (h *HFSP) launchNew(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool
 		h.quietVer++
 	} else if !hj.trained[k] && len(hj.samples[k]) < h.sampleTarget(hj, k) {
 		hj.samples[k] = append(hj.samples[k], idx)
+		hj.sampleBits[k] |= 1 << (idx & 63)
 		h.trainingRunning[k]++
 		h.quietVer++
 		if len(hj.samples[k]) == h.sampleTarget(hj, k) {

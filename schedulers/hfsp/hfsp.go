@@ -115,11 +115,14 @@ type hfspJob struct {
 	// (1 in the slot model): the virtual cluster sizes a phase in
 	// container-seconds of the dominant resource and lets it run units ×
 	// tasks containers at once; estimates stay in task-seconds.
-	units     [2]float64
-	samples   [2][]int32 // indices of sample tasks, in launch order
-	estimate  [2]float64 // size given to the virtual cluster (slot-s)
-	errFactor float64    // map estimate error multiplier
-	vfinish   [2]float64 // virtual completion time, once seen
+	units   [2]float64
+	samples [2][]int32 // indices of sample tasks, in launch order
+	// sampleBits has bit i%64 set for each sample index i, so that most
+	// tasks are found not to be samples without reading samples.
+	sampleBits [2]uint64
+	estimate   [2]float64 // size given to the virtual cluster (slot-s)
+	errFactor  float64    // map estimate error multiplier
+	vfinish    [2]float64 // virtual completion time, once seen
 	// checkAt is the earliest time the reduce samples may all have
 	// reported (see reduceCheckAt); 0 after an event of the job.
 	checkAt replay.Time
@@ -516,7 +519,11 @@ func (h *HFSP) pastTask(k replay.TaskKind) float64 {
 }
 
 func (h *HFSP) isSample(t replay.TaskRef) bool {
-	for _, s := range h.jobs[t.Job].samples[t.Kind] {
+	hj := &h.jobs[t.Job]
+	if hj.sampleBits[t.Kind]>>(t.Index&63)&1 == 0 {
+		return false
+	}
+	for _, s := range hj.samples[t.Kind] {
 		if s == t.Index {
 			return true
 		}
