@@ -264,8 +264,10 @@ func (h *HFSP) Start(v *replay.View) error {
 		h.waits[j].bits = -1
 	}
 	if n := v.Nodes(); n > 0 {
+		racks := int(v.Rack(int32(n-1))) + 1
 		h.local.nodeWords = (n + 63) / 64
-		h.local.words = h.local.nodeWords + (int(v.Rack(int32(n-1)))+1+63)/64
+		h.local.words = h.local.nodeWords + (racks+63)/64
+		h.local.bits = n + racks
 	}
 	h.trainSlots[replay.Map] = trainSlots(h.o.trainMapSlots, v.Slots(replay.Map))
 	h.trainSlots[replay.Reduce] = trainSlots(h.o.trainRedSlots, v.Slots(replay.Reduce))

@@ -60,6 +60,7 @@ type localBits struct {
 	arena            []uint64
 	free             []int32 // offsets of bitmaps let go, for reuse
 	nodeWords, words int
+	bits             int // nodes and racks: the bits a bitmap uses
 }
 
 // take returns the offset of a cleared bitmap.
@@ -86,13 +87,23 @@ func (b *localBits) rackBit(off, r int32) (*uint64, uint64) {
 }
 
 // noteBlocks sets the bits of every node, and rack, holding a block of job
-// j's maps, in the bitmap at off.
+// j's maps, in the bitmap at off. It stops once it has set every node's
+// and every rack's bit: a large job's blocks cover the cluster long
+// before its last replica.
 func (h *HFSP) noteBlocks(j, off int32, v *replay.View) {
+	left := h.local.bits // bits still clear, as far as this call knows
 	for _, n := range v.Job(j).Replicas() {
-		p, b := h.local.nodeBit(off, n)
-		*p |= b
-		p, b = h.local.rackBit(off, v.Rack(n))
-		*p |= b
+		if p, b := h.local.nodeBit(off, n); *p&b == 0 {
+			*p |= b
+			left--
+		}
+		if p, b := h.local.rackBit(off, v.Rack(n)); *p&b == 0 {
+			*p |= b
+			left--
+		}
+		if left == 0 {
+			return
+		}
 	}
 }
 
