@@ -358,20 +358,17 @@ func (e *Engine) idle(n *node) bool {
 	if e.quiet == nil {
 		return false
 	}
-	var waiting [2]bool // free slots where tasks wait
-	for k := Map; k <= Reduce; k++ {
-		if n.free[k] == 0 {
-			continue
-		}
-		if n.hasSuspended(k) {
-			return false
-		}
-		waiting[k] = e.demand[k] > 0
-	}
-	if !waiting[Map] && !waiting[Reduce] {
+	// Free slots where tasks wait, by kind (unrolled: this runs at
+	// nearly every wake-up and heartbeat while the Quieter is on).
+	freeMap, freeReduce := n.free[Map] > 0, n.free[Reduce] > 0
+	if freeMap && n.hasSuspended(Map) || freeReduce && n.hasSuspended(Reduce) {
 		return false
 	}
-	if waiting[Map] && e.wantsKind(Map) || waiting[Reduce] && e.wantsKind(Reduce) {
+	waitMap, waitReduce := freeMap && e.demand[Map] > 0, freeReduce && e.demand[Reduce] > 0
+	if !waitMap && !waitReduce {
+		return false
+	}
+	if waitMap && e.wantsKind(Map) || waitReduce && e.wantsKind(Reduce) {
 		return false
 	}
 	e.freshQuiet(true)
