@@ -86,9 +86,14 @@ func (e *Engine) reserveSeq() uint64 {
 	return s
 }
 
-// cpuFind is the index of running task t in node ni's list.
+// cpuFind is the index of running task t in node ni's list. A task
+// that ends is nearly always the node's cached first due (cpuDue), so
+// that is tried before the scan.
 func (e *Engine) cpuFind(ni int32, t TaskRef) int {
 	c := &e.cpus[ni]
+	if f := int(c.first) - 1; f >= 0 && c.tasks[f].ref == t {
+		return f
+	}
 	for i := len(c.tasks) - 1; i >= 0; i-- {
 		if c.tasks[i].ref == t {
 			return i
@@ -229,12 +234,26 @@ func (c *nodeCPU) next() int {
 // task's vend is +Inf, so it is never first; a swapping task's key is
 // worked out only while the node has swap-ins.
 func (c *nodeCPU) scan() int {
-	swaps := len(c.swaps) > 0
+	if len(c.swaps) > 0 {
+		return c.scanSwaps()
+	}
+	p, key, seq := -1, math.Inf(1), uint32(0)
+	for i := range c.tasks {
+		x := &c.tasks[i]
+		if x.vend <= key && (x.vend < key || x.seq < seq) {
+			p, key, seq = i, x.vend, x.seq
+		}
+	}
+	return p
+}
+
+// scanSwaps is scan while the node has swap-ins.
+func (c *nodeCPU) scanSwaps() int {
 	p, key, seq := -1, math.Inf(1), uint32(0)
 	for i := range c.tasks {
 		x := &c.tasks[i]
 		k := x.vend
-		if swaps && x.swapping {
+		if x.swapping {
 			k = c.key(x)
 		}
 		if k < key || (k == key && x.seq < seq) {
