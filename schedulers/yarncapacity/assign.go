@@ -73,6 +73,14 @@ func (c *Capacity) assign(hb *replay.Heartbeat, q *queue) (assignment, bool, err
 		}
 		return kind, ok, err
 	}
+	if len(q.children) == 1 {
+		// Nothing to order: the common single leaf under the root.
+		if kind, ok, err := c.assign(hb, q.children[0]); ok || err != nil {
+			return kind, ok, err
+		}
+		q.tried = c.seq
+		return 0, false, nil
+	}
 	q.kids = append(q.kids[:0], q.children...)
 	for _, ch := range q.kids {
 		ch.served = c.served(ch) // once per child, not per comparison
