@@ -283,11 +283,17 @@ func (e *Engine) cpuQueue(ni int32) {
 	if p < 0 {
 		return
 	}
-	x := &c.tasks[p]
-	due := c.due(x)
+	due := c.due(&c.tasks[p])
 	if c.queuedBy(due) {
 		return
 	}
+	e.cpuPush(ni, p, due)
+}
+
+// cpuPush queues node ni's event at time due, the end of its task p.
+func (e *Engine) cpuPush(ni int32, p int, due Time) {
+	c := &e.cpus[ni]
+	x := &c.tasks[p]
 	seq := e.reserveSeq()
 	c.queued, c.qAt, c.qKey = true, due, seq
 	// The event names the task for touchTasks and carries the node
@@ -307,11 +313,19 @@ func (e *Engine) cpuDue(ev event) {
 	}
 	// Whatever follows, the event being handled stands for the node's
 	// until it is queued again: nothing on the node is due before it.
-	if p := c.next(); p >= 0 && c.due(&c.tasks[p]) <= e.now {
-		e.finishTask(c.tasks[p].ref, e.taskOf(c.tasks[p].ref))
+	p := c.next()
+	if p < 0 {
+		c.queued = false
+		return
 	}
-	// Otherwise its first task was slowed since (rerate) and is due
-	// later.
+	if due := c.due(&c.tasks[p]); due > e.now {
+		// Its first task was slowed since (rerate) and is due later:
+		// the node is queued again at its end.
+		c.queued = false
+		e.cpuPush(ni, p, due)
+		return
+	}
+	e.finishTask(c.tasks[p].ref, e.taskOf(c.tasks[p].ref))
 	c.queued = false
 	e.cpuQueue(ni)
 }
