@@ -162,7 +162,21 @@ func (c *nodeCPU) due(x *cpuTask) Time {
 	if x.swapping {
 		return c.swapEnd(x.ref) + Time(math.Round(x.vend/c.rate))
 	}
-	return c.at + max(0, Time(math.Round((x.vend-c.vt)/c.rate)))
+	return c.at + roundTime((x.vend-c.vt)/c.rate)
+}
+
+// roundTime is max(0, Time(math.Round(v))), v not NaN: the truncation
+// and its fraction, exact below 2^62, where math.Round takes the
+// float's bits apart.
+func roundTime(v float64) Time {
+	if !(v > 0 && v < 1<<62) {
+		return max(0, Time(math.Round(v)))
+	}
+	i := Time(v)
+	if v-float64(i) >= 0.5 {
+		i++
+	}
+	return i
 }
 
 // left is the work task x has left at time now, at reference speed, with
