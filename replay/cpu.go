@@ -158,25 +158,30 @@ func (c *nodeCPU) key(x *cpuTask) float64 {
 }
 
 // due is the time task x ends if the node's rate holds.
+//
+// The reading left, v, is rounded as max(0, Time(math.Round(v))) is,
+// by its truncation and fraction, both exact for v in (-1, 2^62), where
+// math.Round takes the float's bits apart. Outside, the truncation is
+// negative or beyond 2^62 (or, from NaN or an infinity, undefined) and
+// math.Round decides.
 func (c *nodeCPU) due(x *cpuTask) Time {
 	if x.swapping {
-		return c.swapEnd(x.ref) + Time(math.Round(x.vend/c.rate))
+		return c.swapDue(x)
 	}
-	return c.at + roundTime((x.vend-c.vt)/c.rate)
-}
-
-// roundTime is max(0, Time(math.Round(v))), v not NaN: the truncation
-// and its fraction, exact below 2^62, where math.Round takes the
-// float's bits apart.
-func roundTime(v float64) Time {
-	if !(v > 0 && v < 1<<62) {
-		return max(0, Time(math.Round(v)))
-	}
+	v := (x.vend - c.vt) / c.rate
 	i := Time(v)
+	if uint64(i) >= 1<<62 {
+		return c.at + max(0, Time(math.Round(v)))
+	}
 	if v-float64(i) >= 0.5 {
 		i++
 	}
-	return i
+	return c.at + i
+}
+
+// swapDue is due for a swapping task.
+func (c *nodeCPU) swapDue(x *cpuTask) Time {
+	return c.swapEnd(x.ref) + Time(math.Round(x.vend/c.rate))
 }
 
 // left is the work task x has left at time now, at reference speed, with
@@ -236,12 +241,10 @@ func (e *Engine) workLeft(t TaskRef, tk *task) Time {
 
 // next is the index of the node's task due first, -1 if none runs.
 func (c *nodeCPU) next() int {
-	if c.first >= 0 {
-		return int(c.first) - 1
+	if c.first < 0 {
+		c.first = int32(c.scan()) + 1
 	}
-	p := c.scan()
-	c.first = int32(p) + 1
-	return p
+	return int(c.first) - 1
 }
 
 // scan finds the node's task due first, -1 if none runs. A waiting
