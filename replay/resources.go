@@ -300,15 +300,27 @@ func (e *Engine) allocate(ni int32, req *Resources, d int64) {
 	// whether the node's check fails.
 	dt := (e.now - e.allocSince).Sec()
 	e.allocSince = e.now
-	bad := false
-	for r := 0; r < e.nres; r++ {
-		a := e.allocated[r]
-		e.allocIntegr[r] += dt * float64(a)
-		x := d * req[r]
-		e.allocated[r] = a + x
-		v := n.avail[r] - x
-		n.avail[r] = v
-		bad = bad || (e.enforce[r] && v < 0) || v > n.capa[r]
+	var bad bool
+	if e.nres == 2 {
+		// Memory and vcores, as in the loop below, unrolled.
+		a0, a1 := e.allocated[0], e.allocated[1]
+		e.allocIntegr[0] += dt * float64(a0)
+		e.allocIntegr[1] += dt * float64(a1)
+		x0, x1 := d*req[0], d*req[1]
+		e.allocated[0], e.allocated[1] = a0+x0, a1+x1
+		v0, v1 := n.avail[0]-x0, n.avail[1]-x1
+		n.avail[0], n.avail[1] = v0, v1
+		bad = (e.enforce[0] && v0 < 0) || v0 > n.capa[0] || (e.enforce[1] && v1 < 0) || v1 > n.capa[1]
+	} else {
+		for r := 0; r < e.nres; r++ {
+			a := e.allocated[r]
+			e.allocIntegr[r] += dt * float64(a)
+			x := d * req[r]
+			e.allocated[r] = a + x
+			v := n.avail[r] - x
+			n.avail[r] = v
+			bad = bad || (e.enforce[r] && v < 0) || v > n.capa[r]
+		}
 	}
 	// Both kinds' unit is the minimum allocation (initResources): one
 	// count serves both.
