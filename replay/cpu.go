@@ -141,6 +141,10 @@ func (e *Engine) cpuRun(ni int32, t TaskRef, start, work Time) {
 	// strictly before the first.
 	if c.first == 0 || (c.first > 0 && c.key(x) < c.key(&c.tasks[c.first-1])) {
 		c.first = int32(p) + 1
+	} else if c.first > 0 && c.queued && !x.swapping && !c.tasks[c.first-1].swapping {
+		// It ends no earlier than the first (due grows with vend), and
+		// the node's event is queued by the first's end.
+		return
 	}
 	if !c.queuedBy(c.due(x)) {
 		e.cpuQueue(ni)
