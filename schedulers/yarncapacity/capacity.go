@@ -436,12 +436,26 @@ func (c *Capacity) charge(j int32, r replay.Resources, d int64) {
 	if resort {
 		c.unlist(a.leaf, j)
 	}
-	for i := range c.calc.nres {
-		x := d * r[i]
-		a.used[i] += x
-		a.user.used[i] += x
+	if c.calc.nres == 2 {
+		// Memory and vcores, as in the loop below, unrolled.
+		x0, x1 := d*r[0], d*r[1]
+		a.used[0] += x0
+		a.used[1] += x1
+		u := a.user
+		u.used[0] += x0
+		u.used[1] += x1
 		for q := a.leaf; q != nil; q = q.parent {
-			q.used[i] += x
+			q.used[0] += x0
+			q.used[1] += x1
+		}
+	} else {
+		for i := range c.calc.nres {
+			x := d * r[i]
+			a.used[i] += x
+			a.user.used[i] += x
+			for q := a.leaf; q != nil; q = q.parent {
+				q.used[i] += x
+			}
 		}
 	}
 	if resort {
