@@ -321,7 +321,7 @@ func (e *Engine) cpuPush(ni int32, p int, due Time) {
 	// where a task's event carries its generation.
 	ev := newEvent(due, evTaskEnd, x.ref.Job, x.ref.Index, ni, x.ref.Kind)
 	ev.key |= seq
-	e.q.putBack(ev)
+	e.q.ends.push(ev) // putBack's queue for a task end
 }
 
 // cpuDue handles node ni's event: it ends the node's first due task if
