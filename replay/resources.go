@@ -325,8 +325,13 @@ func (e *Engine) allocate(ni int32, req *Resources, d int64) {
 	// Both kinds' unit is the minimum allocation (initResources): one
 	// count serves both.
 	free := int64(1 << 30)
-	for _, r := range e.unitRes {
+	if len(e.unitRes) == 1 {
+		r := e.unitRes[0] // memory alone, as YARN's default calculator counts
 		free = min(free, max(n.avail[r], 0)/e.unit[Map][r])
+	} else {
+		for _, r := range e.unitRes {
+			free = min(free, max(n.avail[r], 0)/e.unit[Map][r])
+		}
 	}
 	before := n.free
 	n.free = [2]int32{int32(free), int32(free)}
