@@ -233,7 +233,7 @@ func (c *Capacity) withinLimits(q *queue, a *app, req replay.Resources) bool {
 		q.limAt, q.limReq = c.limGen+1, req
 		q.limQueues = true
 		for p := q; p != nil; p = p.parent {
-			if c.calc.sizeOfSum(p.used, req, 1) > p.q.AbsMaxCapacity*c.calc.total+eps {
+			if c.calc.sizeOfSum(p.used, req, 1) > p.maxSize {
 				q.limQueues = false
 				break
 			}
@@ -254,7 +254,7 @@ func (c *Capacity) withinLimits(q *queue, a *app, req replay.Resources) bool {
 // rounded up to the minimum allocation.
 func (c *Capacity) userLimit(q *queue, req replay.Resources) float64 {
 	size := c.calc.size(req)
-	capa := max(roundUp(q.q.AbsCapacity*c.calc.total, c.calc.minAlloc), size)
+	capa := max(q.guarUp, size)
 	current := capa
 	if used := c.calc.size(q.used); used >= capa-eps {
 		current = used + size

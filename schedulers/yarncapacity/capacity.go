@@ -103,6 +103,11 @@ type queue struct {
 	limQueues bool
 	limUser   float64
 
+	// The cluster's figures of its capacities (fixed at Start), in size
+	// units: the maximum with withinLimits' slack, the guarantee rounded
+	// up to the minimum allocation (userLimit).
+	maxSize, guarUp float64
+
 	// The preemption round's figures, in size units (calc.size).
 	ideal, toPreempt, obtain float64
 }
@@ -294,6 +299,8 @@ func (c *Capacity) Start(v *replay.View) error {
 
 func (c *Capacity) build(q *queues.Queue, parent *queue) *queue {
 	n := &queue{q: q, parent: parent}
+	n.maxSize = q.AbsMaxCapacity*c.calc.total + eps
+	n.guarUp = roundUp(q.AbsCapacity*c.calc.total, c.calc.minAlloc)
 	if q.Leaf() {
 		n.users = map[string]*user{}
 		n.amPct = c.o.amPercent
