@@ -86,9 +86,14 @@ func (e *Engine) reserveSeq() uint64 {
 	return s
 }
 
-// cpuFind is the index of running task t in node ni's list.
+// cpuFind is the index of running task t in node ni's list. A task
+// that ends is nearly always the node's cached first due (cpuDue), so
+// that is tried before the scan.
 func (e *Engine) cpuFind(ni int32, t TaskRef) int {
 	c := &e.cpus[ni]
+	if f := int(c.first) - 1; f >= 0 && c.tasks[f].ref == t {
+		return f
+	}
 	for i := len(c.tasks) - 1; i >= 0; i-- {
 		if c.tasks[i].ref == t {
 			return i
@@ -136,6 +141,10 @@ func (e *Engine) cpuRun(ni int32, t TaskRef, start, work Time) {
 	// strictly before the first.
 	if c.first == 0 || (c.first > 0 && c.key(x) < c.key(&c.tasks[c.first-1])) {
 		c.first = int32(p) + 1
+	} else if c.first > 0 && c.queued && !x.swapping && !c.tasks[c.first-1].swapping {
+		// It ends no earlier than the first (due grows with vend), and
+		// the node's event is queued by the first's end.
+		return
 	}
 	if !c.queuedBy(c.due(x)) {
 		e.cpuQueue(ni)
@@ -153,11 +162,30 @@ func (c *nodeCPU) key(x *cpuTask) float64 {
 }
 
 // due is the time task x ends if the node's rate holds.
+//
+// The reading left, v, is rounded as max(0, Time(math.Round(v))) is,
+// by its truncation and fraction, both exact for v in (-1, 2^62), where
+// math.Round takes the float's bits apart. Outside, the truncation is
+// negative or beyond 2^62 (or, from NaN or an infinity, undefined) and
+// math.Round decides.
 func (c *nodeCPU) due(x *cpuTask) Time {
 	if x.swapping {
-		return c.swapEnd(x.ref) + Time(math.Round(x.vend/c.rate))
+		return c.swapDue(x)
 	}
-	return c.at + max(0, Time(math.Round((x.vend-c.vt)/c.rate)))
+	v := (x.vend - c.vt) / c.rate
+	i := Time(v)
+	if uint64(i) >= 1<<62 {
+		return c.at + max(0, Time(math.Round(v)))
+	}
+	if v-float64(i) >= 0.5 {
+		i++
+	}
+	return c.at + i
+}
+
+// swapDue is due for a swapping task.
+func (c *nodeCPU) swapDue(x *cpuTask) Time {
+	return c.swapEnd(x.ref) + Time(math.Round(x.vend/c.rate))
 }
 
 // left is the work task x has left at time now, at reference speed, with
@@ -217,24 +245,36 @@ func (e *Engine) workLeft(t TaskRef, tk *task) Time {
 
 // next is the index of the node's task due first, -1 if none runs.
 func (c *nodeCPU) next() int {
-	if c.first >= 0 {
-		return int(c.first) - 1
+	if c.first < 0 {
+		c.first = int32(c.scan()) + 1
 	}
-	p := c.scan()
-	c.first = int32(p) + 1
-	return p
+	return int(c.first) - 1
 }
 
 // scan finds the node's task due first, -1 if none runs. A waiting
 // task's vend is +Inf, so it is never first; a swapping task's key is
 // worked out only while the node has swap-ins.
 func (c *nodeCPU) scan() int {
-	swaps := len(c.swaps) > 0
+	if len(c.swaps) > 0 {
+		return c.scanSwaps()
+	}
+	p, key, seq := -1, math.Inf(1), uint32(0)
+	for i := range c.tasks {
+		x := &c.tasks[i]
+		if x.vend <= key && (x.vend < key || x.seq < seq) {
+			p, key, seq = i, x.vend, x.seq
+		}
+	}
+	return p
+}
+
+// scanSwaps is scan while the node has swap-ins.
+func (c *nodeCPU) scanSwaps() int {
 	p, key, seq := -1, math.Inf(1), uint32(0)
 	for i := range c.tasks {
 		x := &c.tasks[i]
 		k := x.vend
-		if swaps && x.swapping {
+		if x.swapping {
 			k = c.key(x)
 		}
 		if k < key || (k == key && x.seq < seq) {
@@ -264,18 +304,24 @@ func (e *Engine) cpuQueue(ni int32) {
 	if p < 0 {
 		return
 	}
-	x := &c.tasks[p]
-	due := c.due(x)
+	due := c.due(&c.tasks[p])
 	if c.queuedBy(due) {
 		return
 	}
+	e.cpuPush(ni, p, due)
+}
+
+// cpuPush queues node ni's event at time due, the end of its task p.
+func (e *Engine) cpuPush(ni int32, p int, due Time) {
+	c := &e.cpus[ni]
+	x := &c.tasks[p]
 	seq := e.reserveSeq()
 	c.queued, c.qAt, c.qKey = true, due, seq
 	// The event names the task for touchTasks and carries the node
 	// where a task's event carries its generation.
 	ev := newEvent(due, evTaskEnd, x.ref.Job, x.ref.Index, ni, x.ref.Kind)
 	ev.key |= seq
-	e.q.putBack(ev)
+	e.q.ends.push(ev) // putBack's queue for a task end
 }
 
 // cpuDue handles node ni's event: it ends the node's first due task if
@@ -288,11 +334,19 @@ func (e *Engine) cpuDue(ev event) {
 	}
 	// Whatever follows, the event being handled stands for the node's
 	// until it is queued again: nothing on the node is due before it.
-	if p := c.next(); p >= 0 && c.due(&c.tasks[p]) <= e.now {
-		e.finishTask(c.tasks[p].ref, e.taskOf(c.tasks[p].ref))
+	p := c.next()
+	if p < 0 {
+		c.queued = false
+		return
 	}
-	// Otherwise its first task was slowed since (rerate) and is due
-	// later.
+	if due := c.due(&c.tasks[p]); due > e.now {
+		// Its first task was slowed since (rerate) and is due later:
+		// the node is queued again at its end.
+		c.queued = false
+		e.cpuPush(ni, p, due)
+		return
+	}
+	e.finishTask(c.tasks[p].ref, e.taskOf(c.tasks[p].ref))
 	c.queued = false
 	e.cpuQueue(ni)
 }

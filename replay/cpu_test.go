@@ -214,3 +214,21 @@ func TestCPUClockSwapIn(t *testing.T) {
 		t.Errorf("at 6: B still swapping (%d swap-ins kept)", len(c.swaps))
 	}
 }
+
+// TestDueRounds checks the rounding of due, a task's end on the clock,
+// against math.Round on halves, their neighbours, large values and
+// values that are no clock reading.
+func TestDueRounds(t *testing.T) {
+	vs := []float64{-2.5, -1, -0.9, -0.5, -0.4, math.Copysign(0, -1), 0, math.NaN(), math.Inf(-1), 1 << 61, 1<<62 - 512, 1<<62 + 1024,
+		0.49999999999999994, 0.5, 1.5, 2.5, 1e15 + 0.5, 1 << 52, 1<<52 + 1, 1 << 53, 1 << 62, 1 << 63, math.Inf(1)}
+	for i := 0; i < 100000; i++ {
+		x := float64(i) / 16
+		vs = append(vs, x, math.Nextafter(x, 0), math.Nextafter(x, math.Inf(1)))
+	}
+	c := &nodeCPU{rate: 1}
+	for _, v := range vs {
+		if got, want := c.due(&cpuTask{vend: v}), max(0, Time(math.Round(v))); got != want {
+			t.Fatalf("due at reading %v: %d, want %d", v, got, want)
+		}
+	}
+}

@@ -111,6 +111,7 @@ type Engine struct {
 	nres        int
 	unit        [2]Resources
 	unitIdx     [2]int8
+	unitRes     []int8 // container model: the counted resources the unit asks for
 	enforce     [MaxResources]bool
 	reqs        [][2]Resources
 	shapes      []Resources

@@ -130,6 +130,14 @@ func (e *Engine) initResources() {
 	for r, name := range e.resNames {
 		e.enforce[r] = rc == nil || rc.Counts(name)
 	}
+	e.unitRes = e.unitRes[:0]
+	if e.model == ContainerModel {
+		for r := 0; r < e.nres; r++ {
+			if e.enforce[r] && e.unit[Map][r] > 0 {
+				e.unitRes = append(e.unitRes, int8(r))
+			}
+		}
+	}
 	e.cpuShared = e.model == ContainerModel && !e.enforce[1]
 	if e.cpuShared {
 		e.cpus = make([]nodeCPU, c.Nodes)
@@ -288,19 +296,48 @@ func (e *Engine) allocate(ni int32, req *Resources, d int64) {
 		}
 		return
 	}
+	// One pass over the resources: the integral, the allocation, and
+	// whether the node's check fails.
 	dt := (e.now - e.allocSince).Sec()
-	for r := 0; r < e.nres; r++ {
-		e.allocIntegr[r] += dt * float64(e.allocated[r])
-		e.allocated[r] += d * req[r]
-		n.avail[r] -= d * req[r]
-	}
 	e.allocSince = e.now
-	for k := Map; k <= Reduce; k++ {
-		before := n.free[k]
-		n.free[k] = e.units(&n.avail, k)
-		e.countFree(n, k, before)
+	var bad bool
+	if e.nres == 2 {
+		// Memory and vcores, as in the loop below, unrolled.
+		a0, a1 := e.allocated[0], e.allocated[1]
+		e.allocIntegr[0] += dt * float64(a0)
+		e.allocIntegr[1] += dt * float64(a1)
+		x0, x1 := d*req[0], d*req[1]
+		e.allocated[0], e.allocated[1] = a0+x0, a1+x1
+		v0, v1 := n.avail[0]-x0, n.avail[1]-x1
+		n.avail[0], n.avail[1] = v0, v1
+		bad = (e.enforce[0] && v0 < 0) || v0 > n.capa[0] || (e.enforce[1] && v1 < 0) || v1 > n.capa[1]
+	} else {
+		for r := 0; r < e.nres; r++ {
+			a := e.allocated[r]
+			e.allocIntegr[r] += dt * float64(a)
+			x := d * req[r]
+			e.allocated[r] = a + x
+			v := n.avail[r] - x
+			n.avail[r] = v
+			bad = bad || (e.enforce[r] && v < 0) || v > n.capa[r]
+		}
 	}
-	if e.check {
+	// Both kinds' unit is the minimum allocation (initResources): one
+	// count serves both.
+	free := int64(1 << 30)
+	if len(e.unitRes) == 1 {
+		r := e.unitRes[0] // memory alone, as YARN's default calculator counts
+		free = min(free, max(n.avail[r], 0)/e.unit[Map][r])
+	} else {
+		for _, r := range e.unitRes {
+			free = min(free, max(n.avail[r], 0)/e.unit[Map][r])
+		}
+	}
+	before := n.free
+	n.free = [2]int32{int32(free), int32(free)}
+	e.countFree(n, Map, before[Map])
+	e.countFree(n, Reduce, before[Reduce])
+	if bad && e.check {
 		for r := 0; r < e.nres; r++ {
 			if (e.enforce[r] && n.avail[r] < 0) || n.avail[r] > n.capa[r] {
 				e.violate("node %d has %d of %d %s free", ni, n.avail[r], n.capa[r], e.resNames[r])

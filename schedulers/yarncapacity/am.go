@@ -17,6 +17,13 @@ import (
 // (LeafQueue.addApplicationAttempt: each is pending, then the leaf
 // activates what it may).
 func (c *Capacity) sync() {
+	if c.seen < c.v.Submitted() { // at every event: kept inlined
+		c.submitNew()
+	}
+}
+
+// submitNew submits the jobs submitted since the last sync.
+func (c *Capacity) submitNew() {
 	for n := c.v.Submitted(); c.seen < n; c.seen++ {
 		c.submit(int32(c.seen))
 	}

@@ -73,6 +73,14 @@ func (c *Capacity) assign(hb *replay.Heartbeat, q *queue) (assignment, bool, err
 		}
 		return kind, ok, err
 	}
+	if len(q.children) == 1 {
+		// Nothing to order: the common single leaf under the root.
+		if kind, ok, err := c.assign(hb, q.children[0]); ok || err != nil {
+			return kind, ok, err
+		}
+		q.tried = c.seq
+		return 0, false, nil
+	}
 	q.kids = append(q.kids[:0], q.children...)
 	for _, ch := range q.kids {
 		ch.served = c.served(ch) // once per child, not per comparison
@@ -225,7 +233,7 @@ func (c *Capacity) withinLimits(q *queue, a *app, req replay.Resources) bool {
 		q.limAt, q.limReq = c.limGen+1, req
 		q.limQueues = true
 		for p := q; p != nil; p = p.parent {
-			if c.calc.sizeOfSum(p.used, req, 1) > p.q.AbsMaxCapacity*c.calc.total+eps {
+			if c.calc.sizeOfSum(p.used, req, 1) > p.maxSize {
 				q.limQueues = false
 				break
 			}
@@ -246,7 +254,7 @@ func (c *Capacity) withinLimits(q *queue, a *app, req replay.Resources) bool {
 // rounded up to the minimum allocation.
 func (c *Capacity) userLimit(q *queue, req replay.Resources) float64 {
 	size := c.calc.size(req)
-	capa := max(roundUp(q.q.AbsCapacity*c.calc.total, c.calc.minAlloc), size)
+	capa := max(q.guarUp, size)
 	current := capa
 	if used := c.calc.size(q.used); used >= capa-eps {
 		current = used + size

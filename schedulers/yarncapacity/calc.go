@@ -117,6 +117,9 @@ func (c *calc) size(r replay.Resources) float64 {
 
 // sizeOfSum is the size of a + n×b.
 func (c *calc) sizeOfSum(a, b replay.Resources, n int64) float64 {
+	if !c.dominant {
+		return float64(a[0] + n*b[0]) // size's memory alone
+	}
 	for i := range c.nres {
 		a[i] += n * b[i]
 	}

@@ -103,6 +103,11 @@ type queue struct {
 	limQueues bool
 	limUser   float64
 
+	// The cluster's figures of its capacities (fixed at Start), in size
+	// units: the maximum with withinLimits' slack, the guarantee rounded
+	// up to the minimum allocation (userLimit).
+	maxSize, guarUp float64
+
 	// The preemption round's figures, in size units (calc.size).
 	ideal, toPreempt, obtain float64
 }
@@ -294,6 +299,8 @@ func (c *Capacity) Start(v *replay.View) error {
 
 func (c *Capacity) build(q *queues.Queue, parent *queue) *queue {
 	n := &queue{q: q, parent: parent}
+	n.maxSize = q.AbsMaxCapacity*c.calc.total + eps
+	n.guarUp = roundUp(q.AbsCapacity*c.calc.total, c.calc.minAlloc)
 	if q.Leaf() {
 		n.users = map[string]*user{}
 		n.amPct = c.o.amPercent
@@ -436,12 +443,26 @@ func (c *Capacity) charge(j int32, r replay.Resources, d int64) {
 	if resort {
 		c.unlist(a.leaf, j)
 	}
-	for i := range c.calc.nres {
-		x := d * r[i]
-		a.used[i] += x
-		a.user.used[i] += x
+	if c.calc.nres == 2 {
+		// Memory and vcores, as in the loop below, unrolled.
+		x0, x1 := d*r[0], d*r[1]
+		a.used[0] += x0
+		a.used[1] += x1
+		u := a.user
+		u.used[0] += x0
+		u.used[1] += x1
 		for q := a.leaf; q != nil; q = q.parent {
-			q.used[i] += x
+			q.used[0] += x0
+			q.used[1] += x1
+		}
+	} else {
+		for i := range c.calc.nres {
+			x := d * r[i]
+			a.used[i] += x
+			a.user.used[i] += x
+			for q := a.leaf; q != nil; q = q.parent {
+				q.used[i] += x
+			}
 		}
 	}
 	if resort {
