@@ -229,7 +229,10 @@ func (h *HFSP) reserve(v *replay.View, k replay.TaskKind, j int32) {
 // now (launching another job's task changes nothing they depend on).
 func (h *HFSP) serveInOrder(hb *replay.Heartbeat, k replay.TaskKind) error {
 	s := h.serveList(k)
-	for i := 0; hb.Free(k) > 0 && s.has(h, k, i); {
+	// Only a launch or resumption changes what is free: asked once, and
+	// again after each.
+	free := hb.Free(k) > 0
+	for i := 0; free && (i < len(s.jobs) || s.has(h, k, i)); {
 		j := s.jobs[i]
 		if k == replay.Map && h.refusesHere(hb, j) {
 			i++ // left in the list, as after any refusal
@@ -240,6 +243,7 @@ func (h *HFSP) serveInOrder(hb *replay.Heartbeat, k replay.TaskKind) error {
 			return err
 		}
 		if ok {
+			free = hb.Free(k) > 0
 			continue
 		}
 		if !h.mayServe(hb.View, k, j) {
