@@ -116,12 +116,12 @@ func (h *HFSP) fill(hb *replay.Heartbeat, k replay.TaskKind) error {
 		}
 	}
 	// Size-based: jobs in increasing order of virtual completion.
-	if h.o.latePS {
-		h.orderOf(k)
+	if !h.o.latePS {
+		return h.serveInOrder(hb, k)
 	}
-	from := 0
+	h.orderOf(k)
 	for hb.Free(k) > 0 {
-		ok, err := h.serveOne(hb, k, &from)
+		ok, err := h.serveOne(hb, k)
 		if err != nil {
 			return err
 		}
@@ -162,13 +162,22 @@ func (h *HFSP) serveJob(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool,
 			return true, err
 		}
 	}
-	return h.launchNew(hb, k, j)
+	return h.launchFitting(hb, k, j)
 }
 
 // launchNew launches a pending task of job j, maps under delay scheduling.
 func (h *HFSP) launchNew(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool, error) {
+	if !hb.Fits(j, k) {
+		return false, nil
+	}
+	return h.launchFitting(hb, k, j)
+}
+
+// launchFitting is launchNew for a job whose task of kind k fits this
+// node, as serveJob has already asked.
+func (h *HFSP) launchFitting(hb *replay.Heartbeat, k replay.TaskKind, j int32) (bool, error) {
 	jv := hb.Job(j)
-	if jv.Pending(k) == 0 || !hb.Fits(j, k) {
+	if jv.Pending(k) == 0 {
 		return false, nil
 	}
 	hj := &h.jobs[j]

@@ -348,7 +348,7 @@ func (h *HFSP) taskEvent(ev replay.Event, v *replay.View) {
 	}
 	switch ev.Kind {
 	case replay.TaskStarted:
-		// The policy's own launch, noted when it acted (launchNew);
+		// The policy's own launch, noted when it acted (launchFitting);
 		// nothing of the job changed since without an event or action
 		// of its own, each noted in turn.
 		return

@@ -222,19 +222,29 @@ func (h *HFSP) reserve(v *replay.View, k replay.TaskKind, j int32) {
 	s.jobs = slices.Insert(s.jobs, i, j)
 }
 
-// serveInOrder is serveOne in virtual finish order.
-func (h *HFSP) serveInOrder(hb *replay.Heartbeat, k replay.TaskKind, from *int) (bool, error) {
+// serveInOrder gives this node's free slots of kind k away in virtual
+// finish order, from the serve list: each to the first job that can use
+// it. A job that took a slot is asked again for the next; the jobs before
+// it could not use this node's slot earlier in this heartbeat, and cannot
+// now (launching another job's task changes nothing they depend on).
+func (h *HFSP) serveInOrder(hb *replay.Heartbeat, k replay.TaskKind) error {
 	s := h.serveList(k)
-	for i := *from; s.has(h, k, i); {
+	// Only a launch or resumption changes what is free: asked once, and
+	// again after each.
+	free := hb.Free(k) > 0
+	for i := 0; free && (i < len(s.jobs) || s.has(h, k, i)); {
 		j := s.jobs[i]
 		if k == replay.Map && h.refusesHere(hb, j) {
 			i++ // left in the list, as after any refusal
 			continue
 		}
 		ok, err := h.serveJob(hb, k, j)
-		if ok || err != nil {
-			*from = i
-			return ok, err
+		if err != nil {
+			return err
+		}
+		if ok {
+			free = hb.Free(k) > 0
+			continue
 		}
 		if !h.mayServe(hb.View, k, j) {
 			s.by[j].in = false
@@ -243,8 +253,7 @@ func (h *HFSP) serveInOrder(hb *replay.Heartbeat, k replay.TaskKind, from *int) 
 		}
 		i++
 	}
-	*from = len(s.jobs)
-	return false, nil
+	return nil
 }
 
 // orderOf returns the virtual cluster's order of phase k, copied again
@@ -258,18 +267,10 @@ func (h *HFSP) orderOf(k replay.TaskKind) []int64 {
 }
 
 // serveOne gives one free slot of kind k to the first job in order that
-// can use it on this node. Late jobs (done in the virtual cluster, not for
-// real) come first: in virtual finish order, or under late=ps to the late
-// job with the fewest running tasks.
-//
-// In virtual finish order the jobs come from the serve list, from
-// position *from on: the jobs before it could not use this node's slot
-// earlier in this heartbeat, and cannot now (launching another job's task
-// changes nothing they depend on).
-func (h *HFSP) serveOne(hb *replay.Heartbeat, k replay.TaskKind, from *int) (bool, error) {
-	if !h.o.latePS {
-		return h.serveInOrder(hb, k, from)
-	}
+// can use it on this node, under late=ps: late jobs (done in the virtual
+// cluster, not for real) first, to the one with the fewest running tasks.
+// Virtual finish order without late=ps is serveInOrder.
+func (h *HFSP) serveOne(hb *replay.Heartbeat, k replay.TaskKind) (bool, error) {
 	order := h.order[k]
 	start := 0
 	if h.o.late == "ps" {
