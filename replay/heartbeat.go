@@ -331,10 +331,7 @@ func (e *Engine) doHeartbeat(ni int32) {
 		e.err = e.policyErr(err)
 	}
 	for i := 0; i < len(e.deferred); i++ {
-		e.sched.OnEvent(e.deferred[i], &e.view)
-		for _, o := range e.observers {
-			o(e.deferred[i], &e.view)
-		}
+		e.tell(e.deferred[i])
 	}
 	e.deferred = e.deferred[:0]
 	e.polCalls++
