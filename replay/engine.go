@@ -624,17 +624,19 @@ func (e *Engine) notify(ev Event) {
 		d.Kind, d.Time, d.Job, d.Task, d.Node = ev.Kind, ev.Time, ev.Job, ev.Task, ev.Node
 		return
 	}
-	e.tell(ev)
-}
-
-// tell hands ev to the policy and the observers that read it.
-func (e *Engine) tell(ev Event) {
 	if e.polEvents.has(ev.Kind, ev.Task.Kind) {
 		e.sched.OnEvent(ev, &e.view)
 	}
+	if len(e.observers) > 0 {
+		e.tellObservers(&ev)
+	}
+}
+
+// tellObservers hands ev to the observers that read it.
+func (e *Engine) tellObservers(ev *Event) {
 	for i, o := range e.observers {
 		if e.obsEvents[i].has(ev.Kind, ev.Task.Kind) {
-			o(ev, &e.view)
+			o(*ev, &e.view)
 		}
 	}
 }
