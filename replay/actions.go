@@ -25,7 +25,7 @@ func (h *Heartbeat) Free(k TaskKind) int { return int(h.e.nodes[h.node].free[k])
 // has left: a free slot of its kind, or room for its container on every
 // resource the policy counts.
 func (h *Heartbeat) Fits(j int32, k TaskKind) bool {
-	return h.e.fits(&h.e.nodes[h.node], h.e.request(j, k))
+	return h.e.fitsTask(&h.e.nodes[h.node], j, k)
 }
 
 // Available is what the node has not allocated, resource by resource
@@ -75,7 +75,7 @@ func (h *Heartbeat) Launch(t TaskRef) error {
 	switch {
 	case tk.state != pending:
 		return h.invalid(t, "launch of a task that is not pending")
-	case !e.fits(n, e.request(t.Job, t.Kind)):
+	case !e.fitsTask(n, t.Job, t.Kind):
 		return h.noRoom(t, "launch")
 	case t.Kind == Reduce && !j.reducesEligible:
 		return h.invalid(t, "reduce launched before slow-start (%d of %d maps finished, %d needed)",
@@ -320,7 +320,7 @@ func (h *Heartbeat) Resume(t TaskRef) error {
 		return h.invalid(t, "resume of a task that is not suspended")
 	case tk.node() != h.node:
 		return h.invalid(t, "resume on node %d of a task suspended on node %d", h.node, tk.node())
-	case !e.fits(n, e.request(t.Job, t.Kind)):
+	case !e.fitsTask(n, t.Job, t.Kind):
 		return h.noRoom(t, "resume")
 	}
 	var swapIn Time
@@ -414,7 +414,11 @@ func (e *Engine) occupy(ni int32, t TaskRef, d int32) {
 	n.busyIntegr += (e.now - n.busySince) * Time(n.busySlots)
 	n.busySince = e.now
 	n.busySlots += d
-	e.allocate(ni, e.request(t.Job, t.Kind), int64(d))
+	if e.model == SlotModel {
+		e.allocateSlot(ni, n, t.Kind, int64(d))
+	} else {
+		e.allocate(ni, e.request(t.Job, t.Kind), int64(d))
+	}
 	if d > 0 {
 		n.running = append(n.running, t)
 	} else {

@@ -194,6 +194,28 @@ func (e *Engine) holds(avail, req *Resources) int64 {
 	return n
 }
 
+// allocateSlot is allocate of d slots of kind k in the slot model: only
+// that kind's count changes.
+func (e *Engine) allocateSlot(ni int32, n *node, k TaskKind, d int64) {
+	n.avail[k] -= d
+	before := n.free[k]
+	n.free[k] = int32(n.avail[k])
+	e.countFree(n, k, before)
+	if e.check && (n.avail[k] < 0 || n.avail[k] > n.capa[k]) {
+		e.violate("node %d has %d free %s slots of %d", ni, n.free[k], k, n.capa[k])
+	}
+}
+
+// fitsTask is fits of the request of a task of kind k of job ji: in the
+// slot model, where the request is a slot of kind k, without the loop.
+func (e *Engine) fitsTask(n *node, ji int32, k TaskKind) bool {
+	if e.model == SlotModel {
+		o := Reduce - k
+		return !(e.enforce[k] && n.avail[k] < 1) && !(e.enforce[o] && n.avail[o] < 0)
+	}
+	return e.fits(n, e.request(ji, k))
+}
+
 // fits reports whether req fits in node n's available resources, on the
 // resources the policy counts.
 func (e *Engine) fits(n *node, req *Resources) bool {
@@ -281,19 +303,12 @@ func (e *Engine) neverFits(ji int32, j *job) string {
 func (e *Engine) allocate(ni int32, req *Resources, d int64) {
 	n := &e.nodes[ni]
 	if e.model == SlotModel {
-		// A map asks (1, 0) and a reduce (0, 1): only that kind's count
-		// changes.
+		// A map asks (1, 0) and a reduce (0, 1).
 		k := Map
 		if req[Reduce] != 0 {
 			k = Reduce
 		}
-		n.avail[k] -= d
-		before := n.free[k]
-		n.free[k] = int32(n.avail[k])
-		e.countFree(n, k, before)
-		if e.check && (n.avail[k] < 0 || n.avail[k] > n.capa[k]) {
-			e.violate("node %d has %d free %s slots of %d", ni, n.free[k], k, n.capa[k])
-		}
+		e.allocateSlot(ni, n, k, d)
 		return
 	}
 	// One pass over the resources: the integral, the allocation, and
