@@ -113,6 +113,7 @@ type Engine struct {
 	unitIdx     [2]int8
 	unitRes     []int8 // container model: the counted resources the unit asks for
 	enforce     [MaxResources]bool
+	slotMin     [2][2]int64 // slot model: the fewest slots of each kind a task of each kind fits with (fitsTask)
 	reqs        [][2]Resources
 	shapes      []Resources
 	allocated   Resources

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 )
@@ -130,6 +131,18 @@ func (e *Engine) initResources() {
 	for r, name := range e.resNames {
 		e.enforce[r] = rc == nil || rc.Counts(name)
 	}
+	if e.model == SlotModel {
+		// fitsTask's bounds: a slot of the task's kind free, and no
+		// counted kind overcommitted; none on a kind not counted.
+		for k := Map; k <= Reduce; k++ {
+			for r := range e.slotMin[k] {
+				e.slotMin[k][r] = math.MinInt64
+				if e.enforce[r] {
+					e.slotMin[k][r] = e.unit[k][r]
+				}
+			}
+		}
+	}
 	e.unitRes = e.unitRes[:0]
 	if e.model == ContainerModel {
 		for r := 0; r < e.nres; r++ {
@@ -210,8 +223,8 @@ func (e *Engine) allocateSlot(ni int32, n *node, k TaskKind, d int64) {
 // slot model, where the request is a slot of kind k, without the loop.
 func (e *Engine) fitsTask(n *node, ji int32, k TaskKind) bool {
 	if e.model == SlotModel {
-		o := Reduce - k
-		return !(e.enforce[k] && n.avail[k] < 1) && !(e.enforce[o] && n.avail[o] < 0)
+		m := &e.slotMin[k&1]
+		return n.avail[Map] >= m[Map] && n.avail[Reduce] >= m[Reduce]
 	}
 	return e.fits(n, e.request(ji, k))
 }
