@@ -415,7 +415,15 @@ func (e *Engine) occupy(ni int32, t TaskRef, d int32) {
 	n.busySince = e.now
 	n.busySlots += d
 	if e.model == SlotModel {
-		e.allocateSlot(ni, n, t.Kind, int64(d))
+		// allocate's slot branch, inline: a task's slot is of its kind.
+		k := t.Kind & 1
+		n.avail[k] -= int64(d)
+		before := n.free[k]
+		n.free[k] = int32(n.avail[k])
+		e.countFree(n, k, before)
+		if e.check && (n.avail[k] < 0 || n.avail[k] > n.capa[k]) {
+			e.badSlots(ni, k)
+		}
 	} else {
 		e.allocate(ni, e.request(t.Job, t.Kind), int64(d))
 	}

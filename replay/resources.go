@@ -207,16 +207,10 @@ func (e *Engine) holds(avail, req *Resources) int64 {
 	return n
 }
 
-// allocateSlot is allocate of d slots of kind k in the slot model: only
-// that kind's count changes.
-func (e *Engine) allocateSlot(ni int32, n *node, k TaskKind, d int64) {
-	n.avail[k] -= d
-	before := n.free[k]
-	n.free[k] = int32(n.avail[k])
-	e.countFree(n, k, before)
-	if e.check && (n.avail[k] < 0 || n.avail[k] > n.capa[k]) {
-		e.violate("node %d has %d free %s slots of %d", ni, n.free[k], k, n.capa[k])
-	}
+// badSlots reports node ni's count of free slots of kind k out of range.
+func (e *Engine) badSlots(ni int32, k TaskKind) {
+	n := &e.nodes[ni]
+	e.violate("node %d has %d free %s slots of %d", ni, n.free[k], k, n.capa[k])
 }
 
 // fitsTask is fits of the request of a task of kind k of job ji: in the
@@ -316,12 +310,19 @@ func (e *Engine) neverFits(ji int32, j *job) string {
 func (e *Engine) allocate(ni int32, req *Resources, d int64) {
 	n := &e.nodes[ni]
 	if e.model == SlotModel {
-		// A map asks (1, 0) and a reduce (0, 1).
+		// A map asks (1, 0) and a reduce (0, 1): only that kind's count
+		// changes (occupy has this inline).
 		k := Map
 		if req[Reduce] != 0 {
 			k = Reduce
 		}
-		e.allocateSlot(ni, n, k, d)
+		n.avail[k] -= d
+		before := n.free[k]
+		n.free[k] = int32(n.avail[k])
+		e.countFree(n, k, before)
+		if e.check && (n.avail[k] < 0 || n.avail[k] > n.capa[k]) {
+			e.badSlots(ni, k)
+		}
 		return
 	}
 	// One pass over the resources: the integral, the allocation, and
