@@ -402,7 +402,7 @@ func (e *Engine) startWork(ni int32, t TaskRef, tk *task, start, work Time) {
 		return
 	}
 	tk.end = start + work
-	e.q.push(newEvent(tk.end, evTaskEnd, t.Job, t.Index, tk.gen, t.Kind))
+	e.q.pushEnd(newEvent(tk.end, evTaskEnd, t.Job, t.Index, tk.gen, t.Kind))
 }
 
 func (e *Engine) taskOf(t TaskRef) *task { return e.jobs[t.Job].rec(t.Kind, t.Index) }

@@ -99,7 +99,7 @@ func (e *Engine) queueHeartbeat(ni int32, at Time) {
 	n := &e.nodes[ni]
 	n.hbGen++
 	e.setQueued(ni, true)
-	e.q.push(newEvent(at, evHeartbeat, 0, ni, n.hbGen, Map))
+	e.q.pushBeat(newEvent(at, evHeartbeat, 0, ni, n.hbGen, Map))
 }
 
 // startSweep starts a sweep at the silent node that wants a heartbeat and
