@@ -27,10 +27,11 @@ func (e *Engine) wantsHB(n *node, busy *busyWish) bool {
 	if !n.alive {
 		return false
 	}
-	for k := Map; k <= Reduce; k++ {
-		if n.free[k] > 0 && (e.demand[k] > 0 || n.hasSuspended(k)) {
-			return true
-		}
+	// A free slot where tasks wait, or one suspended, by kind (unrolled:
+	// this runs at nearly every wake-up and heartbeat).
+	if n.free[Map] > 0 && (e.demand[Map] > 0 || n.nSusp[Map] > 0) ||
+		n.free[Reduce] > 0 && (e.demand[Reduce] > 0 || n.nSusp[Reduce] > 0) {
+		return true
 	}
 	if e.amWaiting() && e.amFits(n) {
 		return true
