@@ -25,7 +25,7 @@ func (h *Heartbeat) Free(k TaskKind) int { return int(h.e.nodes[h.node].free[k])
 // has left: a free slot of its kind, or room for its container on every
 // resource the policy counts.
 func (h *Heartbeat) Fits(j int32, k TaskKind) bool {
-	return h.e.fitsTask(&h.e.nodes[h.node], j, k)
+	return h.e.fits(&h.e.nodes[h.node], h.e.request(j, k))
 }
 
 // Available is what the node has not allocated, resource by resource

@@ -216,11 +216,11 @@ func (e *Engine) badSlots(ni int32, k TaskKind) {
 // fitsTask is fits of the request of a task of kind k of job ji: in the
 // slot model, where the request is a slot of kind k, without the loop.
 func (e *Engine) fitsTask(n *node, ji int32, k TaskKind) bool {
-	if e.model == SlotModel {
+	if e.reqs == nil { // the slot model (request)
 		m := &e.slotMin[k&1]
 		return n.avail[Map] >= m[Map] && n.avail[Reduce] >= m[Reduce]
 	}
-	return e.fits(n, e.request(ji, k))
+	return e.fits(n, &e.reqs[ji][k])
 }
 
 // fits reports whether req fits in node n's available resources, on the
