@@ -75,7 +75,7 @@ func (h *Heartbeat) Launch(t TaskRef) error {
 	switch {
 	case tk.state != pending:
 		return h.invalid(t, "launch of a task that is not pending")
-	case !e.fits(n, e.request(t.Job, t.Kind)):
+	case !e.fitsTask(n, t.Job, t.Kind):
 		return h.noRoom(t, "launch")
 	case t.Kind == Reduce && !j.reducesEligible:
 		return h.invalid(t, "reduce launched before slow-start (%d of %d maps finished, %d needed)",
@@ -320,7 +320,7 @@ func (h *Heartbeat) Resume(t TaskRef) error {
 		return h.invalid(t, "resume of a task that is not suspended")
 	case tk.node() != h.node:
 		return h.invalid(t, "resume on node %d of a task suspended on node %d", h.node, tk.node())
-	case !e.fits(n, e.request(t.Job, t.Kind)):
+	case !e.fitsTask(n, t.Job, t.Kind):
 		return h.noRoom(t, "resume")
 	}
 	var swapIn Time
@@ -402,7 +402,7 @@ func (e *Engine) startWork(ni int32, t TaskRef, tk *task, start, work Time) {
 		return
 	}
 	tk.end = start + work
-	e.q.push(newEvent(tk.end, evTaskEnd, t.Job, t.Index, tk.gen, t.Kind))
+	e.q.pushEnd(newEvent(tk.end, evTaskEnd, t.Job, t.Index, tk.gen, t.Kind))
 }
 
 func (e *Engine) taskOf(t TaskRef) *task { return e.jobs[t.Job].rec(t.Kind, t.Index) }
@@ -414,7 +414,19 @@ func (e *Engine) occupy(ni int32, t TaskRef, d int32) {
 	n.busyIntegr += (e.now - n.busySince) * Time(n.busySlots)
 	n.busySince = e.now
 	n.busySlots += d
-	e.allocate(ni, e.request(t.Job, t.Kind), int64(d))
+	if e.model == SlotModel {
+		// allocate's slot branch, inline: a task's slot is of its kind.
+		k := t.Kind & 1
+		n.avail[k] -= int64(d)
+		before := n.free[k]
+		n.free[k] = int32(n.avail[k])
+		e.countFree(n, k, before)
+		if e.check && (n.avail[k] < 0 || n.avail[k] > n.capa[k]) {
+			e.badSlots(ni, k)
+		}
+	} else {
+		e.allocate(ni, e.request(t.Job, t.Kind), int64(d))
+	}
 	if d > 0 {
 		n.running = append(n.running, t)
 	} else {

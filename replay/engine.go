@@ -113,6 +113,7 @@ type Engine struct {
 	unitIdx     [2]int8
 	unitRes     []int8 // container model: the counted resources the unit asks for
 	enforce     [MaxResources]bool
+	slotMin     [2][2]int64 // slot model: the fewest slots of each kind a task of each kind fits with (fitsTask)
 	reqs        [][2]Resources
 	shapes      []Resources
 	allocated   Resources
@@ -142,8 +143,13 @@ type Engine struct {
 	hb       Heartbeat
 	inHB     bool
 	deferred []Event
-	// observers see every event after the policy (Observe).
+	// observers see the events of their masks after the policy (Observe,
+	// ObserveEvents); polEvents is the events the policy reads
+	// (Selective), heard those that the policy or an observer reads.
 	observers []func(Event, *View)
+	obsEvents []EventMask
+	polEvents EventMask
+	heard     EventMask
 	err       error
 	// wakePending asks the run loop to start a sweep of the silent nodes
 	// after the current event: demand rose from zero, or a preempting
@@ -239,6 +245,11 @@ func newEngine(jobs int, sched Scheduler, cfg Config) (*Engine, error) {
 	e := &Engine{cfg: cfg, sched: sched, check: !cfg.NoInvariantChecks, progAt: -1, endsAt: -1}
 	e.pre, _ = sched.(Preempter)
 	e.decider, _ = sched.(Decider)
+	e.polEvents = AllEvents
+	if sel, ok := sched.(Selective); ok {
+		e.polEvents = sel.Events()
+	}
+	e.heard = e.polEvents
 	e.decideAt = Never
 	if cfg.Model == ContainerModel {
 		e.amPol, _ = sched.(AMScheduler)
@@ -602,6 +613,9 @@ func (e *Engine) notify(ev Event) {
 	if e.decider != nil && !e.inHB {
 		e.decidePending = true // not the policy's own action
 	}
+	if !e.heard.has(ev.Kind, ev.Task.Kind) {
+		return // read by none
+	}
 	if e.inHB {
 		// Field by field: copying ev whole reads back the narrow stores
 		// that built it as wide loads, a store-forwarding stall that cost
@@ -611,16 +625,34 @@ func (e *Engine) notify(ev Event) {
 		d.Kind, d.Time, d.Job, d.Task, d.Node = ev.Kind, ev.Time, ev.Job, ev.Task, ev.Node
 		return
 	}
-	e.sched.OnEvent(ev, &e.view)
-	for _, o := range e.observers {
-		o(ev, &e.view)
+	if e.polEvents.has(ev.Kind, ev.Task.Kind) {
+		e.sched.OnEvent(ev, &e.view)
+	}
+	if len(e.observers) > 0 {
+		e.tellObservers(&ev)
 	}
 }
 
-// Observe makes f see every event the policy sees, in the same order,
+// tellObservers hands ev to the observers that read it.
+func (e *Engine) tellObservers(ev *Event) {
+	for i, o := range e.observers {
+		if e.obsEvents[i].has(ev.Kind, ev.Task.Kind) {
+			o(*ev, &e.view)
+		}
+	}
+}
+
+// Observe makes f see every event, in the order the policy sees them,
 // after the policy: a measurement riding along the run (ShuffleWatch),
 // which must not change the cluster. Call it before the run.
-func (e *Engine) Observe(f func(Event, *View)) { e.observers = append(e.observers, f) }
+func (e *Engine) Observe(f func(Event, *View)) { e.ObserveEvents(f, AllEvents) }
+
+// ObserveEvents is Observe of the events in m only.
+func (e *Engine) ObserveEvents(f func(Event, *View), m EventMask) {
+	e.observers = append(e.observers, f)
+	e.obsEvents = append(e.obsEvents, m)
+	e.heard |= m
+}
 
 // arrive submits the next job and queues the one after it.
 func (e *Engine) arrive() {

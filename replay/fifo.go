@@ -17,10 +17,19 @@ type FIFO struct {
 	in    [2][]bool // by job: in wants[k]
 }
 
-var _ Scheduler = (*FIFO)(nil)
+var (
+	_ Scheduler = (*FIFO)(nil)
+	_ Selective = (*FIFO)(nil)
+)
 
 // Name implements Scheduler.
 func (f *FIFO) Name() string { return "fifo-minimal" }
+
+// Events implements Selective: the arrivals and ends of jobs, and the
+// tasks pending again.
+func (f *FIFO) Events() EventMask {
+	return EventsOf(JobArrived, TaskKilled, TaskLost, JobFinished)
+}
 
 // OnEvent implements Scheduler.
 func (f *FIFO) OnEvent(ev Event, v *View) {

@@ -27,10 +27,11 @@ func (e *Engine) wantsHB(n *node, busy *busyWish) bool {
 	if !n.alive {
 		return false
 	}
-	for k := Map; k <= Reduce; k++ {
-		if n.free[k] > 0 && (e.demand[k] > 0 || n.hasSuspended(k)) {
-			return true
-		}
+	// A free slot where tasks wait, or one suspended, by kind (unrolled:
+	// this runs at nearly every wake-up and heartbeat).
+	if n.free[Map] > 0 && (e.demand[Map] > 0 || n.nSusp[Map] > 0) ||
+		n.free[Reduce] > 0 && (e.demand[Reduce] > 0 || n.nSusp[Reduce] > 0) {
+		return true
 	}
 	if e.amWaiting() && e.amFits(n) {
 		return true
@@ -99,7 +100,7 @@ func (e *Engine) queueHeartbeat(ni int32, at Time) {
 	n := &e.nodes[ni]
 	n.hbGen++
 	e.setQueued(ni, true)
-	e.q.push(newEvent(at, evHeartbeat, 0, ni, n.hbGen, Map))
+	e.q.pushBeat(newEvent(at, evHeartbeat, 0, ni, n.hbGen, Map))
 }
 
 // startSweep starts a sweep at the silent node that wants a heartbeat and
@@ -331,9 +332,11 @@ func (e *Engine) doHeartbeat(ni int32) {
 		e.err = e.policyErr(err)
 	}
 	for i := 0; i < len(e.deferred); i++ {
-		e.sched.OnEvent(e.deferred[i], &e.view)
-		for _, o := range e.observers {
-			o(e.deferred[i], &e.view)
+		if ev := &e.deferred[i]; e.polEvents.has(ev.Kind, ev.Task.Kind) {
+			e.sched.OnEvent(*ev, &e.view)
+		}
+		if len(e.observers) > 0 {
+			e.tellObservers(&e.deferred[i])
 		}
 	}
 	e.deferred = e.deferred[:0]

@@ -89,6 +89,24 @@ func (q *eventQueue) push(e event) {
 	q.putBack(e)
 }
 
+// pushEnd is push of a task end, straight to its queue.
+func (q *eventQueue) pushEnd(e event) {
+	e.key |= q.seq
+	q.seq++
+	q.ends.push(e)
+}
+
+// pushBeat is push of a heartbeat, straight to its queue.
+func (q *eventQueue) pushBeat(e event) {
+	e.key |= q.seq
+	q.seq++
+	if q.beats.slots != nil {
+		q.beats.push(e)
+		return
+	}
+	q.other.push(e)
+}
+
 // putBack queues e with the key it has, in the queue of its kind: an
 // event just popped goes back to pop next again (push comes here once it
 // has given e its sequence number).

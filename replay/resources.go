@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 )
@@ -130,6 +131,18 @@ func (e *Engine) initResources() {
 	for r, name := range e.resNames {
 		e.enforce[r] = rc == nil || rc.Counts(name)
 	}
+	if e.model == SlotModel {
+		// fitsTask's bounds: a slot of the task's kind free, and no
+		// counted kind overcommitted; none on a kind not counted.
+		for k := Map; k <= Reduce; k++ {
+			for r := range e.slotMin[k] {
+				e.slotMin[k][r] = math.MinInt64
+				if e.enforce[r] {
+					e.slotMin[k][r] = e.unit[k][r]
+				}
+			}
+		}
+	}
 	e.unitRes = e.unitRes[:0]
 	if e.model == ContainerModel {
 		for r := 0; r < e.nres; r++ {
@@ -192,6 +205,22 @@ func (e *Engine) holds(avail, req *Resources) int64 {
 		}
 	}
 	return n
+}
+
+// badSlots reports node ni's count of free slots of kind k out of range.
+func (e *Engine) badSlots(ni int32, k TaskKind) {
+	n := &e.nodes[ni]
+	e.violate("node %d has %d free %s slots of %d", ni, n.free[k], k, n.capa[k])
+}
+
+// fitsTask is fits of the request of a task of kind k of job ji: in the
+// slot model, where the request is a slot of kind k, without the loop.
+func (e *Engine) fitsTask(n *node, ji int32, k TaskKind) bool {
+	if e.reqs == nil { // the slot model (request)
+		m := &e.slotMin[k&1]
+		return n.avail[Map] >= m[Map] && n.avail[Reduce] >= m[Reduce]
+	}
+	return e.fits(n, &e.reqs[ji][k])
 }
 
 // fits reports whether req fits in node n's available resources, on the
@@ -282,7 +311,7 @@ func (e *Engine) allocate(ni int32, req *Resources, d int64) {
 	n := &e.nodes[ni]
 	if e.model == SlotModel {
 		// A map asks (1, 0) and a reduce (0, 1): only that kind's count
-		// changes.
+		// changes (occupy has this inline).
 		k := Map
 		if req[Reduce] != 0 {
 			k = Reduce
@@ -292,7 +321,7 @@ func (e *Engine) allocate(ni int32, req *Resources, d int64) {
 		n.free[k] = int32(n.avail[k])
 		e.countFree(n, k, before)
 		if e.check && (n.avail[k] < 0 || n.avail[k] > n.capa[k]) {
-			e.violate("node %d has %d free %s slots of %d", ni, n.free[k], k, n.capa[k])
+			e.badSlots(ni, k)
 		}
 		return
 	}

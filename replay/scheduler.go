@@ -40,6 +40,47 @@ type Decider interface {
 	Decide(v *View) Time
 }
 
+// Selective is implemented by policies that read only some events: the
+// engine does not call OnEvent with the others (it still counts them as
+// calls into the policy, for a Quieter's and a Decider's sake). Events
+// returns the set read; it is asked once, when the engine is built.
+type Selective interface {
+	Events() EventMask
+}
+
+// EventMask is a set of events by kind and, for task events, by the
+// task's kind.
+type EventMask uint32
+
+// AllEvents holds every event.
+const AllEvents = ^EventMask(0)
+
+// EventsOf holds the events of the given kinds, of tasks of both kinds.
+func EventsOf(kinds ...EventKind) EventMask {
+	var m EventMask
+	for _, k := range kinds {
+		m |= 3 << (2 * k)
+	}
+	return m
+}
+
+// TaskEventsOf holds the task events of the given kinds of tasks of kind t
+// only.
+func TaskEventsOf(t TaskKind, kinds ...EventKind) EventMask {
+	var m EventMask
+	for _, k := range kinds {
+		m |= 1 << (2*uint(k) + uint(t))
+	}
+	return m
+}
+
+// Has reports whether ev is in m. (An event of no task names a map.)
+func (m EventMask) Has(ev Event) bool { return m.has(ev.Kind, ev.Task.Kind) }
+
+func (m EventMask) has(k EventKind, t TaskKind) bool {
+	return m>>(2*uint(k)+uint(t))&1 != 0
+}
+
 // Preempter is implemented by policies that may act on nodes with no free
 // slot. While WantsBusyHeartbeats returns true, nodes with no free slot
 // keep heartbeating; otherwise they are silent until a slot frees, which

@@ -6,7 +6,7 @@ package replay
 // maps have all finished has reduces waiting for a slot. Such reduces
 // could run to their end at once; the slots' holders cannot until their
 // maps are done (the public HFSP code's coupling of a job's phases does
-// this to a large job for hours). Attach it with Engine.Observe before
+// this to a large job for hours). Attach it with Engine.ObserveEvents before
 // the run; it changes nothing in the run.
 type ShuffleWatch struct {
 	ReduceSlots int     // the cluster's reduce slots
@@ -25,7 +25,15 @@ type ShuffleWatch struct {
 	Total, Longest, LongestFrom Time
 }
 
-// Observe is the engine's observer (Engine.Observe).
+// Events is what Observe reads (Engine.ObserveEvents): all but the
+// events of maps, which change neither its counts nor, since every
+// stretch of hoarding starts and ends at an event it reads and the run's
+// last event is a job's finish, its times.
+func (w *ShuffleWatch) Events() EventMask {
+	return AllEvents &^ TaskEventsOf(Map, TaskStarted, TaskFinished, TaskSuspended, TaskResumed, TaskKilled, TaskLost)
+}
+
+// Observe is the engine's observer (Engine.ObserveEvents with Events).
 func (w *ShuffleWatch) Observe(ev Event, v *View) {
 	w.advance(ev.Time)
 	j := ev.Job

@@ -129,7 +129,7 @@ func Replay(c *Cell, dir string, opt Options) (o *Outcome, err error) {
 	if opt.WatchShuffle {
 		cfg := e.Config()
 		watch = &replay.ShuffleWatch{ReduceSlots: cfg.Nodes * cfg.ReduceSlots}
-		e.Observe(watch.Observe)
+		e.ObserveEvents(watch.Observe, watch.Events())
 	}
 	start := time.Now()
 	res, err := e.Run()
