@@ -415,7 +415,7 @@ func (e *Engine) occupy(ni int32, t TaskRef, d int32) {
 	n.busySince = e.now
 	n.busySlots += d
 	if e.model == SlotModel {
-		// allocate's slot branch, inline: a task's slot is of its kind.
+		// A task takes a slot of its kind: only that kind's count changes.
 		k := t.Kind & 1
 		n.avail[k] -= int64(d)
 		before := n.free[k]

@@ -29,8 +29,8 @@ func (e *Engine) wantsHB(n *node, busy *busyWish) bool {
 	}
 	// A free slot where tasks wait, or one suspended, by kind (unrolled:
 	// this runs at nearly every wake-up and heartbeat).
-	if n.free[Map] > 0 && (e.demand[Map] > 0 || n.nSusp[Map] > 0) ||
-		n.free[Reduce] > 0 && (e.demand[Reduce] > 0 || n.nSusp[Reduce] > 0) {
+	if n.free[Map] > 0 && (e.demand[Map] > 0 || n.hasSuspended(Map)) ||
+		n.free[Reduce] > 0 && (e.demand[Reduce] > 0 || n.hasSuspended(Reduce)) {
 		return true
 	}
 	if e.amWaiting() && e.amFits(n) {

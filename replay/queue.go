@@ -83,28 +83,26 @@ func (q *eventQueue) init(slots int) {
 
 func (q *eventQueue) len() int { return q.ends.n + q.other.n + q.beats.n }
 
-func (q *eventQueue) push(e event) {
-	e.key |= q.seq
-	q.seq++
-	q.putBack(e)
-}
+func (q *eventQueue) push(e event) { q.putBack(q.stamp(e)) }
 
 // pushEnd is push of a task end, straight to its queue.
-func (q *eventQueue) pushEnd(e event) {
-	e.key |= q.seq
-	q.seq++
-	q.ends.push(e)
-}
+func (q *eventQueue) pushEnd(e event) { q.ends.push(q.stamp(e)) }
 
 // pushBeat is push of a heartbeat, straight to its queue.
 func (q *eventQueue) pushBeat(e event) {
-	e.key |= q.seq
-	q.seq++
-	if q.beats.slots != nil {
+	e = q.stamp(e)
+	if q.beats.slots != nil { // as putBack
 		q.beats.push(e)
 		return
 	}
 	q.other.push(e)
+}
+
+// stamp gives e the next insertion sequence number.
+func (q *eventQueue) stamp(e event) event {
+	e.key |= q.seq
+	q.seq++
+	return e
 }
 
 // putBack queues e with the key it has, in the queue of its kind: an
@@ -114,7 +112,7 @@ func (q *eventQueue) putBack(e event) {
 	switch k := e.kind(); {
 	case k == evTaskEnd:
 		q.ends.push(e)
-	case k == evHeartbeat && q.beats.slots != nil:
+	case k == evHeartbeat && q.beats.slots != nil: // the ring of a large cluster
 		q.beats.push(e)
 	default:
 		q.other.push(e)

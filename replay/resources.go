@@ -304,27 +304,12 @@ func (e *Engine) neverFits(ji int32, j *job) string {
 	return ""
 }
 
-// allocate changes node ni's available resources by -d × req, keeping
-// its free unit counts, the cluster's allocation integral (container
-// model; the slot model's is the busy slot time) and checking capacity.
+// allocate changes node ni's available resources by -d × req in the
+// container model, keeping its free unit counts and the cluster's
+// allocation integral, and checking capacity. (In the slot model occupy
+// changes a slot count; the busy slot time is its integral.)
 func (e *Engine) allocate(ni int32, req *Resources, d int64) {
 	n := &e.nodes[ni]
-	if e.model == SlotModel {
-		// A map asks (1, 0) and a reduce (0, 1): only that kind's count
-		// changes (occupy has this inline).
-		k := Map
-		if req[Reduce] != 0 {
-			k = Reduce
-		}
-		n.avail[k] -= d
-		before := n.free[k]
-		n.free[k] = int32(n.avail[k])
-		e.countFree(n, k, before)
-		if e.check && (n.avail[k] < 0 || n.avail[k] > n.capa[k]) {
-			e.badSlots(ni, k)
-		}
-		return
-	}
 	// One pass over the resources: the integral, the allocation, and
 	// whether the node's check fails.
 	dt := (e.now - e.allocSince).Sec()
@@ -354,13 +339,8 @@ func (e *Engine) allocate(ni int32, req *Resources, d int64) {
 	// Both kinds' unit is the minimum allocation (initResources): one
 	// count serves both.
 	free := int64(1 << 30)
-	if len(e.unitRes) == 1 {
-		r := e.unitRes[0] // memory alone, as YARN's default calculator counts
+	for _, r := range e.unitRes { // memory alone under YARN's default calculator
 		free = min(free, max(n.avail[r], 0)/e.unit[Map][r])
-	} else {
-		for _, r := range e.unitRes {
-			free = min(free, max(n.avail[r], 0)/e.unit[Map][r])
-		}
 	}
 	before := n.free
 	n.free = [2]int32{int32(free), int32(free)}
