@@ -152,7 +152,7 @@ func (h *Heartbeat) Launch(t TaskRef) error {
 	}
 	e.stats.TaskEvents++
 	e.rec.occupancyChange(e, t.Job)
-	e.notify(Event{Kind: TaskStarted, Job: t.Job, Task: t, Node: h.node})
+	e.notify(TaskStarted, t.Job, t, h.node)
 	return nil
 }
 
@@ -269,7 +269,7 @@ func (h *Heartbeat) Kill(t TaskRef) error {
 	e.requeue(j, t, tk)
 	e.stats.TaskEvents++
 	e.rec.occupancyChange(e, t.Job)
-	e.notify(Event{Kind: TaskKilled, Job: t.Job, Task: t, Node: h.node})
+	e.notify(TaskKilled, t.Job, t, h.node)
 	return nil
 }
 
@@ -304,7 +304,7 @@ func (h *Heartbeat) Suspend(t TaskRef) error {
 	j.suspensions++
 	e.stats.TaskEvents++
 	e.rec.occupancyChange(e, t.Job)
-	e.notify(Event{Kind: TaskSuspended, Job: t.Job, Task: t, Node: h.node})
+	e.notify(TaskSuspended, t.Job, t, h.node)
 	return nil
 }
 
@@ -345,7 +345,7 @@ func (h *Heartbeat) Resume(t TaskRef) error {
 	}
 	e.stats.TaskEvents++
 	e.rec.occupancyChange(e, t.Job)
-	e.notify(Event{Kind: TaskResumed, Job: t.Job, Task: t, Node: h.node})
+	e.notify(TaskResumed, t.Job, t, h.node)
 	return nil
 }
 

@@ -605,26 +605,31 @@ func (e *Engine) policyErr(err error) error {
 	return fmt.Errorf("policy %s at %v: %w", e.sched.Name(), e.now, err)
 }
 
-// notify tells the policy of ev, after the current heartbeat if one is
-// under way (so that a policy is never re-entered).
-func (e *Engine) notify(ev Event) {
-	ev.Time = e.now
+// notify tells the policy of the event kind of job (of task t on node, if
+// a task event; TaskRef{} and 0 otherwise), after the current heartbeat
+// if one is under way (so that a policy is never re-entered). The Event is
+// made only when someone reads it, and field by field: one made in a
+// temporary and copied whole is read back by wide loads from the narrow
+// stores that made it, a store-forwarding stall at every launch.
+func (e *Engine) notify(kind EventKind, job int32, t TaskRef, node int32) {
 	e.polCalls++
 	if e.decider != nil && !e.inHB {
 		e.decidePending = true // not the policy's own action
 	}
-	if !e.heard.has(ev.Kind, ev.Task.Kind) {
+	if !e.heard.has(kind, t.Kind) {
 		return // read by none
 	}
 	if e.inHB {
-		// Field by field: copying ev whole reads back the narrow stores
-		// that built it as wide loads, a store-forwarding stall that cost
-		// more than the rest of the heartbeat's bookkeeping.
 		e.deferred = append(e.deferred, Event{})
 		d := &e.deferred[len(e.deferred)-1]
-		d.Kind, d.Time, d.Job, d.Task, d.Node = ev.Kind, ev.Time, ev.Job, ev.Task, ev.Node
+		d.Kind, d.Time, d.Job, d.Task, d.Node = kind, e.now, job, t, node
 		return
 	}
+	e.dispatch(Event{Kind: kind, Time: e.now, Job: job, Task: t, Node: node})
+}
+
+// dispatch hands ev to the policy and observers that read it.
+func (e *Engine) dispatch(ev Event) {
 	if e.polEvents.has(ev.Kind, ev.Task.Kind) {
 		e.sched.OnEvent(ev, &e.view)
 	}
@@ -682,9 +687,9 @@ func (e *Engine) arrive() {
 // container model.
 func (e *Engine) admit(ji int32, j *job) {
 	e.prepareJob(j)
-	e.notify(Event{Kind: JobArrived, Job: ji})
+	e.notify(JobArrived, ji, TaskRef{}, 0)
 	if j.reducesEligible {
-		e.notify(Event{Kind: ReducesEligible, Job: ji})
+		e.notify(ReducesEligible, ji, TaskRef{}, 0)
 	}
 	if e.src != nil && !e.inHB { // the policy has heard of the arrival
 		e.packWaiting(ji)

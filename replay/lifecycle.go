@@ -35,7 +35,7 @@ func (e *Engine) finishTask(t TaskRef, tk *task) {
 		j.locality[tk.loc]++
 	}
 	e.rec.occupancyChange(e, t.Job)
-	e.notify(Event{Kind: TaskFinished, Job: t.Job, Task: t, Node: ni})
+	e.notify(TaskFinished, t.Job, t, ni)
 	if t.Kind == Map {
 		e.mapFinished(t.Job, j)
 		e.noteIdle(t.Job, j)
@@ -76,7 +76,7 @@ func (e *Engine) mapFinished(ji int32, j *job) {
 			}
 		}
 	}
-	e.notify(Event{Kind: MapsDone, Job: ji})
+	e.notify(MapsDone, ji, TaskRef{}, 0)
 }
 
 func (e *Engine) jobFinished(ji int32, j *job) {
@@ -92,7 +92,7 @@ func (e *Engine) jobFinished(ji int32, j *job) {
 	if e.check {
 		e.checkJob(ji, j)
 	}
-	e.notify(Event{Kind: JobFinished, Job: ji})
+	e.notify(JobFinished, ji, TaskRef{}, 0)
 	if e.model == ContainerModel {
 		e.releaseAM(j)
 	}
@@ -141,7 +141,7 @@ func (e *Engine) nodeFail(ni int32) {
 	n.hbGen++
 	e.aliveSlots[Map] -= int32(n.capa[Map])
 	e.aliveSlots[Reduce] -= int32(n.capa[Reduce])
-	e.notify(Event{Kind: NodeFailed, Node: ni})
+	e.notify(NodeFailed, 0, TaskRef{}, ni)
 	n.fails++
 	e.q.push(newEvent(e.failureDelay(int(ni), 2*n.fails-1, e.cfg.MTTR), evNodeRecover, 0, ni, 0, Map))
 }
@@ -152,7 +152,7 @@ func (e *Engine) lose(j *job, t TaskRef, tk *task, ni int32) {
 	e.requeue(j, t, tk)
 	e.stats.TaskEvents++
 	e.rec.occupancyChange(e, t.Job)
-	e.notify(Event{Kind: TaskLost, Job: t.Job, Task: t, Node: ni})
+	e.notify(TaskLost, t.Job, t, ni)
 }
 
 func (e *Engine) nodeRecover(ni int32) {
@@ -168,7 +168,7 @@ func (e *Engine) nodeRecover(ni int32) {
 	}
 	e.aliveSlots[Map] += int32(n.capa[Map])
 	e.aliveSlots[Reduce] += int32(n.capa[Reduce])
-	e.notify(Event{Kind: NodeRecovered, Node: ni})
+	e.notify(NodeRecovered, 0, TaskRef{}, ni)
 	e.q.push(newEvent(e.failureDelay(int(ni), 2*n.fails, e.cfg.MTBF), evNodeFail, 0, ni, 0, Map))
 	e.wake(ni)
 }
@@ -188,7 +188,7 @@ func (e *Engine) maybeEligible(ji int32, j *job) {
 		return
 	}
 	e.makeEligible(j)
-	e.notify(Event{Kind: ReducesEligible, Job: ji})
+	e.notify(ReducesEligible, ji, TaskRef{}, 0)
 }
 
 // touchTasks loads the task and node records of a bucket of task ends as it
