@@ -605,12 +605,13 @@ func (e *Engine) policyErr(err error) error {
 	return fmt.Errorf("policy %s at %v: %w", e.sched.Name(), e.now, err)
 }
 
-// notify tells the policy of the event kind of job (of task t on node, if
-// a task event; TaskRef{} and 0 otherwise), after the current heartbeat
-// if one is under way (so that a policy is never re-entered). The Event is
-// made only when someone reads it, and field by field: one made in a
-// temporary and copied whole is read back by wide loads from the narrow
-// stores that made it, a store-forwarding stall at every launch.
+// notify tells the policy of an event of the given kind: of job (0 for a
+// node's event), its task t on node (TaskRef{} for a job's or a node's
+// event, node 0 for a job's), after the current heartbeat if one is under
+// way (so that a policy is never re-entered). The Event is made only when
+// someone reads it, and field by field: one made in a temporary and copied
+// whole is read back by wide loads from the narrow stores that made it, a
+// store-forwarding stall at every launch.
 func (e *Engine) notify(kind EventKind, job int32, t TaskRef, node int32) {
 	e.polCalls++
 	if e.decider != nil && !e.inHB {
