@@ -626,16 +626,18 @@ func (e *Engine) notify(kind EventKind, job int32, t TaskRef, node int32) {
 		d.Kind, d.Time, d.Job, d.Task, d.Node = kind, e.now, job, t, node
 		return
 	}
-	e.dispatch(Event{Kind: kind, Time: e.now, Job: job, Task: t, Node: node})
+	ev := Event{Kind: kind, Time: e.now, Job: job, Task: t, Node: node}
+	e.dispatch(&ev)
 }
 
-// dispatch hands ev to the policy and observers that read it.
-func (e *Engine) dispatch(ev Event) {
+// dispatch hands ev to the policy and observers that read it: at once
+// (notify) or at the heartbeat's end (doHeartbeat).
+func (e *Engine) dispatch(ev *Event) {
 	if e.polEvents.has(ev.Kind, ev.Task.Kind) {
-		e.sched.OnEvent(ev, &e.view)
+		e.sched.OnEvent(*ev, &e.view)
 	}
 	if len(e.observers) > 0 {
-		e.tellObservers(&ev)
+		e.tellObservers(ev)
 	}
 }
 

@@ -332,12 +332,7 @@ func (e *Engine) doHeartbeat(ni int32) {
 		e.err = e.policyErr(err)
 	}
 	for i := 0; i < len(e.deferred); i++ {
-		if ev := &e.deferred[i]; e.polEvents.has(ev.Kind, ev.Task.Kind) {
-			e.sched.OnEvent(*ev, &e.view)
-		}
-		if len(e.observers) > 0 {
-			e.tellObservers(&e.deferred[i])
-		}
+		e.dispatch(&e.deferred[i])
 	}
 	e.deferred = e.deferred[:0]
 	e.polCalls++

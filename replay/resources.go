@@ -192,7 +192,19 @@ func (e *Engine) units(avail *Resources, k TaskKind) int32 {
 	if i := e.unitIdx[k]; i >= 0 {
 		return int32(avail[i])
 	}
-	return int32(e.holds(avail, &e.unit[k]))
+	return e.containers(avail)
+}
+
+// containers is how many minimum-size containers fit in avail: holds of
+// the unit, which is both kinds' in the container model, over the counted
+// resources it asks for (unitRes; memory alone under YARN's default
+// calculator).
+func (e *Engine) containers(avail *Resources) int32 {
+	n := int64(1 << 30)
+	for _, r := range e.unitRes {
+		n = min(n, max(avail[r], 0)/e.unit[Map][r])
+	}
+	return int32(n)
 }
 
 // holds is how many requests req fit in avail, on the resources the policy
@@ -336,14 +348,10 @@ func (e *Engine) allocate(ni int32, req *Resources, d int64) {
 			bad = bad || (e.enforce[r] && v < 0) || v > n.capa[r]
 		}
 	}
-	// Both kinds' unit is the minimum allocation (initResources): one
-	// count serves both.
-	free := int64(1 << 30)
-	for _, r := range e.unitRes { // memory alone under YARN's default calculator
-		free = min(free, max(n.avail[r], 0)/e.unit[Map][r])
-	}
+	// Both kinds' unit is the minimum allocation: one count serves both.
 	before := n.free
-	n.free = [2]int32{int32(free), int32(free)}
+	free := e.containers(&n.avail)
+	n.free = [2]int32{free, free}
 	e.countFree(n, Map, before[Map])
 	e.countFree(n, Reduce, before[Reduce])
 	if bad && e.check {

@@ -55,6 +55,10 @@ type EventMask uint32
 // AllEvents holds every event.
 const AllEvents = ^EventMask(0)
 
+// A mask has two bits a kind of event, one per kind of task: 16 kinds at
+// most (a kind more does not compile).
+var _ [32 - 2*len(eventNames)]struct{}
+
 // EventsOf holds the events of the given kinds, of tasks of both kinds.
 func EventsOf(kinds ...EventKind) EventMask {
 	var m EventMask
