@@ -91,6 +91,7 @@ type Engine struct {
 	now        Time
 	q          eventQueue
 	touched    int32 // a sum kept only so that touchTasks' loads are not dropped
+	touchBuf   touchScratch
 	jobs       []job
 	nodes      []node
 	nextJob    int

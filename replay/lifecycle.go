@@ -192,34 +192,71 @@ func (e *Engine) maybeEligible(ji int32, j *job) {
 }
 
 // touchTasks loads the task and node records of a bucket of task ends as it
-// becomes the queue's current one: the loads are independent, so the
-// memory system overlaps their misses, where taskEnd, one event at a
-// time, would wait for each in turn.
+// becomes the queue's current one, so that the memory system overlaps
+// their misses, where taskEnd, one event at a time, would wait for each in
+// turn. An end's records are a chain (job, chunk table, task record,
+// node), each found from the last; the chains are walked a link at a
+// time over the whole bucket, so that every pass's loads are independent
+// of each other and as many are in flight as the core allows.
 func (e *Engine) touchTasks(evs []event) {
 	var sum int32
+	b := &e.touchBuf
 	if e.cpuShared {
 		// Each event is a node's: its CPU clock, and the list of its
 		// tasks that the end scans.
+		lists := b.lists[:0]
 		for i := range evs {
-			c := &e.cpus[evs[i].gen()]
-			for k := 0; k < len(c.tasks); k += 2 {
-				sum += c.tasks[k].ref.Index
+			lists = append(lists, e.cpus[evs[i].gen()].tasks)
+		}
+		for _, l := range lists {
+			for k := 0; k < len(l); k += 2 {
+				sum += l[k].ref.Index
 			}
 		}
+		b.lists = lists[:0]
 	}
+	tables := b.tables[:0]
 	for i := range evs {
 		if j := &e.jobs[evs[i].job()]; !j.done { // a finished job's tasks are let go
-			tk := j.rec(evs[i].rk(), evs[i].idx())
-			if ni := tk.node(); ni >= 0 {
-				// The lines of the node's record that a finish updates,
-				// and the tail of its running list.
-				n := &e.nodes[ni]
-				sum += n.busySlots + int32(n.avail[0])
-				if len(n.running) > 0 {
-					sum += n.running[len(n.running)-1].Index
-				}
-			}
+			t := evs[i].idx()
+			tables = append(tables, touchLink{&j.recs[evs[i].rk()][t>>chunkBits], t & (chunkLen - 1)})
 		}
 	}
+	recs := b.recs[:0]
+	for _, l := range tables {
+		recs = append(recs, &(*l.chunk)[l.i])
+	}
+	nodes := b.nodes[:0]
+	for _, tk := range recs {
+		if ni := tk.node(); ni >= 0 {
+			nodes = append(nodes, &e.nodes[ni])
+		}
+	}
+	for _, n := range nodes {
+		// The lines of the node's record that a finish updates, and the
+		// tail of its running list.
+		sum += n.busySlots + int32(n.avail[0])
+		if len(n.running) > 0 {
+			sum += n.running[len(n.running)-1].Index
+		}
+	}
+	b.tables, b.recs, b.nodes = tables[:0], recs[:0], nodes[:0]
 	e.touched += sum
+}
+
+// touchScratch is touchTasks' memory for the links of its chains, kept
+// from bucket to bucket. What it points to until it is next written is
+// reused, not freed (chunks and chunk tables are recycled, nodes stay).
+type touchScratch struct {
+	lists  [][]cpuTask
+	tables []touchLink
+	recs   []*task
+	nodes  []*node
+}
+
+// touchLink is a task's place in its job's chunk table: the table's entry
+// and the task's index in the chunk.
+type touchLink struct {
+	chunk **taskChunk
+	i     int32
 }
