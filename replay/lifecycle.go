@@ -195,7 +195,7 @@ func (e *Engine) maybeEligible(ji int32, j *job) {
 // becomes the queue's current one, so that the memory system overlaps
 // their misses, where taskEnd, one event at a time, would wait for each in
 // turn. An end's records are a chain (job, chunk table, task record,
-// node), each found from the last; the chains are walked a link at a
+// node, its running list), each found from the last; the chains are walked a link at a
 // time over the whole bucket, so that every pass's loads are independent
 // of each other and as many are in flight as the core allows.
 func (e *Engine) touchTasks(evs []event) {
@@ -232,15 +232,19 @@ func (e *Engine) touchTasks(evs []event) {
 			nodes = append(nodes, &e.nodes[ni])
 		}
 	}
+	running := b.running[:0]
 	for _, n := range nodes {
-		// The lines of the node's record that a finish updates, and the
-		// tail of its running list.
+		// The lines of the node's record that a finish updates.
 		sum += n.busySlots + int32(n.avail[0])
-		if len(n.running) > 0 {
-			sum += n.running[len(n.running)-1].Index
+		running = append(running, n.running)
+	}
+	for _, r := range running {
+		// The running list, which the end searches for its task.
+		if len(r) > 0 {
+			sum += r[0].Index + r[len(r)-1].Index
 		}
 	}
-	b.tables, b.recs, b.nodes = tables[:0], recs[:0], nodes[:0]
+	b.tables, b.recs, b.nodes, b.running = tables[:0], recs[:0], nodes[:0], running[:0]
 	e.touched += sum
 }
 
@@ -248,10 +252,11 @@ func (e *Engine) touchTasks(evs []event) {
 // from bucket to bucket. What it points to until it is next written is
 // reused, not freed (chunks and chunk tables are recycled, nodes stay).
 type touchScratch struct {
-	lists  [][]cpuTask
-	tables []touchLink
-	recs   []*task
-	nodes  []*node
+	lists   [][]cpuTask
+	tables  []touchLink
+	recs    []*task
+	nodes   []*node
+	running [][]TaskRef
 }
 
 // touchLink is a task's place in its job's chunk table: the table's entry
