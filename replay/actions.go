@@ -72,6 +72,16 @@ func (h *Heartbeat) Launch(t TaskRef) error {
 		return err
 	}
 	e, n := h.e, &h.e.nodes[h.node]
+	// A map's locality and duration are on lines of their own, as cold as
+	// its record and independent of it: read first, their misses overlap
+	// the record's. Placing a job's blocks changes nothing but memory.
+	var loc Locality
+	var mapWork Time
+	if t.Kind == Map {
+		e.placed(t.Job, j)
+		loc = e.mapLocality(j, t.Index, h.node)
+		mapWork = j.mapWork(t.Index)
+	}
 	switch {
 	case tk.state != pending:
 		return h.invalid(t, "launch of a task that is not pending")
@@ -115,16 +125,15 @@ func (h *Heartbeat) Launch(t TaskRef) error {
 	speed := n.speed
 	var work Time // the attempt's run time on this node, without swap
 	if t.Kind == Map {
-		e.placed(t.Job, j)
-		tk.loc = e.mapLocality(j, t.Index, h.node)
+		tk.loc = loc
 		f := 1.0
-		switch tk.loc {
+		switch loc {
 		case RackLocal:
 			f = e.cfg.RackLocalFactor
 		case OffRack:
 			f = e.cfg.OffRackFactor
 		}
-		work = scaled(j.mapWork(t.Index), f, speed)
+		work = scaled(mapWork, f, speed)
 	} else {
 		work = e.transfer(j, t.Index) + scaled(j.reduceWork(t.Index), 1, speed)
 	}
