@@ -268,8 +268,9 @@ func (c *calendar) turn() *event {
 	}
 	c.cb = b
 	if i := b % calRing; ok {
-		c.cur = append(c.cur[:0], c.ring[i]...)
-		c.ring[i] = c.ring[i][:0]
+		// The bucket's list becomes the heap, and the emptied heap's
+		// array the bucket's: nothing is copied.
+		c.cur, c.ring[i] = heap4(c.ring[i]), []event(c.cur[:0])
 		c.full[i/64] &^= 1 << (i % 64)
 		c.cur.heapify()
 		if c.touch != nil {
