@@ -194,10 +194,10 @@ func (e *Engine) maybeEligible(ji int32, j *job) {
 // touchTasks loads the task and node records of a bucket of task ends as it
 // becomes the queue's current one, so that the memory system overlaps
 // their misses, where taskEnd, one event at a time, would wait for each in
-// turn. An end's records are a chain (job, chunk table, task record,
-// node, its running list), each found from the last; the chains are walked a link at a
-// time over the whole bucket, so that every pass's loads are independent
-// of each other and as many are in flight as the core allows.
+// turn. An end's records are a chain (job, chunk table, task record, node,
+// its running list), each found from the last; the chains are walked a
+// link at a time over the whole bucket, so that every pass's loads are
+// independent of each other and as many are in flight as the core allows.
 func (e *Engine) touchTasks(evs []event) {
 	var sum int32
 	b := &e.touchBuf
@@ -249,8 +249,9 @@ func (e *Engine) touchTasks(evs []event) {
 }
 
 // touchScratch is touchTasks' memory for the links of its chains, kept
-// from bucket to bucket. What it points to until it is next written is
-// reused, not freed (chunks and chunk tables are recycled, nodes stay).
+// from bucket to bucket. What it points to stays alive until the next
+// bucket overwrites it: chunks and chunk tables are recycled anyway,
+// nodes stay, and an outgrown running or CPU list is a few entries.
 type touchScratch struct {
 	lists   [][]cpuTask
 	tables  []touchLink
